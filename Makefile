@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# openverbs: the one entry point.  `make help` lists the targets.
+#
+# Everything is built below build/.  The kernel target is the newest
+# installed Debian 6.1 amd64 kernel (override with KVER= or KDIR=).
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+KVER ?= $(shell $(TOP)/kernel/target-kver)
+KDIR ?= /lib/modules/$(KVER)/build
+UVERBS ?= ours
+QEMU_TIMEOUT ?= 1500
+JOBS ?= $(shell nproc)
+# CI treats every warning as an error; so do we, always.
+KERNEL_W ?= 1
+
+.PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
+	unit-test kabi-check qemu-test test demo check clean
+
+all: kernel userspace selftests
+
+help:
+	@echo "make demo        set up, build, boot QEMU with our ib_uverbs + Soft-RoCE, run real RDMA"
+	@echo "make test        set up, build, unit tests, kABI check, selftests in QEMU (the gate)"
+	@echo "make setup       install the Debian packages the project needs (root)"
+	@echo "make             build kernel module, userspace library and selftests into build/"
+	@echo "make qemu-test   selftests in QEMU (UVERBS=ours|intree)"
+	@echo "make kabi-check  compare exported symbol CRCs with the kernel's Module.symvers"
+	@echo "make check       checkpatch + sparse on the kernel module"
+	@echo "variables: KVER=$(KVER) KDIR=$(KDIR) UVERBS=$(UVERBS)"
+
+# ---------------------------------------------------------------- setup
+setup:
+	@$(TOP)/qemu/setup-host --install
+
+# Installs only when something is missing; a no-op on a ready machine.
+ensure-setup:
+	@$(TOP)/qemu/setup-host --check >/dev/null || $(TOP)/qemu/setup-host --install
+
+# ---------------------------------------------------------------- build
+# Kbuild builds in a directory of links to kernel/, so that objects land in
+# build/kernel and the source tree stays clean.
+kernel:
+	@test -n "$(KVER)" || { echo "no 6.1.0-*-amd64 kernel headers found: run 'make setup'" >&2; exit 1; }
+	@mkdir -p $(BUILD)/kernel
+	@find $(BUILD)/kernel -maxdepth 1 -xtype l -delete
+	@for f in $(TOP)/kernel/Kbuild $(TOP)/kernel/*.[ch]; do \
+		ln -sfn $$f $(BUILD)/kernel/$$(basename $$f); done
+	$(MAKE) -C $(KDIR) M=$(BUILD)/kernel OVB_UAPI=$(TOP)/uapi W=$(KERNEL_W) modules
+
+userspace:
+	cmake -S $(TOP)/userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DOPENVERBS_WERROR=ON >/dev/null
+	cmake --build $(BUILD)/userspace -j $(JOBS)
+
+selftests:
+	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests
+
+# ---------------------------------------------------------------- tests
+uapi-check:
+	$(MAKE) -C $(TOP)/uapi check O=$(BUILD)/uapi
+
+unit-test: userspace uapi-check
+	cd $(BUILD)/userspace && ctest --output-on-failure
+
+kabi-check: kernel
+	$(TOP)/kernel/kabi-check $(BUILD)/kernel/Module.symvers $(KDIR)/Module.symvers
+
+qemu-test: kernel selftests
+	$(TOP)/qemu/run --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) -- \
+		$(TOP)/selftests/run_tests --build $(BUILD)/selftests
+
+test: ensure-setup
+	$(MAKE) all
+	$(MAKE) unit-test
+	$(MAKE) kabi-check
+	$(MAKE) qemu-test
+
+demo: ensure-setup
+	$(MAKE) kernel
+	$(TOP)/qemu/run --uverbs=ours --hca=rxe --timeout 600 -- $(TOP)/qemu/demo-guest
+
+check: kernel
+	$(TOP)/kernel/check-style $(TOP)/kernel
+	$(MAKE) -C $(KDIR) M=$(BUILD)/kernel OVB_UAPI=$(TOP)/uapi C=2 W=$(KERNEL_W) modules
+
+clean:
+	rm -rf $(BUILD)
