@@ -7,7 +7,7 @@
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
-BUILD := $(TOP)/build
+BUILD ?= $(TOP)/build
 KVER ?= $(shell $(TOP)/kernel/target-kver)
 KDIR ?= /lib/modules/$(KVER)/build
 UVERBS ?= ours

@@ -1,18 +1,180 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * openverbs ib_uverbs: definitions private to the module.
+ *
+ * The structures in the "kABI" section are not ours to design.  Public
+ * ib_core headers point at them (ib_cq::uobject, ib_ucontext::ufile, ...),
+ * so the symbol CRCs that HCA drivers check at load time are computed from
+ * their definitions, and ib_core itself dereferences some of their members
+ * (the mmap helpers take ufile->umap_lock and walk ufile->umaps).  Member
+ * names, types and order therefore follow Linux 6.1 exactly; `make
+ * kabi-check` proves it.  Everything below that section is our own.
  */
 #ifndef OPENVERBS_KERNEL_UVERBS_H
 #define OPENVERBS_KERNEL_UVERBS_H
 
+#include <linux/kref.h>
+#include <linux/idr.h>
+#include <linux/mutex.h>
+#include <linux/completion.h>
+#include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/rbtree.h>
+#include <linux/srcu.h>
+#include <linux/xarray.h>
 
-#define OPENVERBS_VERSION	"0.1.0"
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/uverbs_std_types.h>
+#include <rdma/uverbs_ioctl.h>
 
-/* The uverbs ABI version this module serves (class attribute abi_version). */
-#define OVB_UVERBS_ABI_VERSION	6
+#include <openverbs/uverbs-abi.h>
 
-/* Character device numbers, as rdma-core and udev rules expect them. */
+/* ------------------------------------------------------------------ kABI */
+
+/* A uverbs character device: one per ib_device that supports user contexts. */
+struct ib_uverbs_device {
+	refcount_t				refcount;
+	u32					num_comp_vectors;
+	struct completion			comp;
+	struct device				dev;
+	const struct attribute_group		*groups[2];
+	struct ib_device	__rcu		*ib_dev;
+	int					devnum;
+	struct cdev				cdev;
+	struct rb_root				xrcd_tree;
+	struct mutex				xrcd_tree_mutex;
+	struct srcu_struct			disassociate_srcu;
+	struct mutex				lists_mutex;
+	struct list_head			uverbs_file_list;
+	struct uverbs_api			*uapi;
+};
+
+/* Events waiting to be read() from an async event fd or a comp channel. */
+struct ib_uverbs_event_queue {
+	spinlock_t				lock;
+	int					is_closed;
+	wait_queue_head_t			poll_wait;
+	struct fasync_struct			*async_queue;
+	struct list_head			event_list;
+};
+
+struct ib_uverbs_async_event_file {
+	struct ib_uobject			uobj;
+	struct ib_uverbs_event_queue		ev_queue;
+	struct ib_event_handler			event_handler;
+};
+
+struct ib_uverbs_completion_event_file {
+	struct ib_uobject			uobj;
+	struct ib_uverbs_event_queue		ev_queue;
+};
+
+/* One open /dev/infiniband/uverbsN. */
+struct ib_uverbs_file {
+	struct kref				ref;
+	struct ib_uverbs_device			*device;
+	/* ucontext is read with smp_load_acquire or under ucontext_lock */
+	struct mutex				ucontext_lock;
+	struct ib_ucontext			*ucontext;
+	struct ib_uverbs_async_event_file	*default_async_file;
+	struct list_head			list;
+	/*
+	 * hw_destroy_rwsem is held for read while a command creates or uses
+	 * hardware objects and for write while the file's objects are torn
+	 * down; uobjects is protected by it (write) or by it (read) plus
+	 * uobjects_lock.
+	 */
+	struct rw_semaphore			hw_destroy_rwsem;
+	spinlock_t				uobjects_lock;
+	struct list_head			uobjects;
+	/* driver mmaps of this file, zapped on disassociation (ib_core uses) */
+	struct mutex				umap_lock;
+	struct list_head			umaps;
+	struct page				*disassociate_page;
+	/* handle -> ib_uobject for IDR objects */
+	struct xarray				idr;
+};
+
+struct ib_uverbs_event {
+	union {
+		struct ib_uverbs_async_event_desc	async;
+		struct ib_uverbs_comp_event_desc	comp;
+	}					desc;
+	struct list_head			list;
+	struct list_head			obj_list;
+	u32					*counter;
+};
+
+struct ib_uverbs_mcast_entry {
+	struct list_head	list;
+	union ib_gid		gid;
+	u16			lid;
+};
+
+/* An object that can report async events (CQ, QP, SRQ, WQ). */
+struct ib_uevent_object {
+	struct ib_uobject	uobject;
+	struct ib_uverbs_async_event_file *event_file;
+	struct list_head	event_list;
+	u32			events_reported;
+};
+
+struct ib_uxrcd_object {
+	struct ib_uobject	uobject;
+	atomic_t		refcnt;
+};
+
+struct ib_usrq_object {
+	struct ib_uevent_object	uevent;
+	struct ib_uxrcd_object *uxrcd;
+};
+
+struct ib_uqp_object {
+	struct ib_uevent_object	uevent;
+	struct mutex		mcast_lock;
+	struct list_head	mcast_list;
+	struct ib_uxrcd_object *uxrcd;
+};
+
+struct ib_uwq_object {
+	struct ib_uevent_object	uevent;
+};
+
+struct ib_ucq_object {
+	struct ib_uevent_object uevent;
+	struct list_head	comp_list;
+	u32			comp_events_reported;
+};
+
+/* A write() command as the dispatcher sees it. */
+struct uverbs_api_write_method {
+	int (*handler)(struct uverbs_attr_bundle *attrs);
+	u8 disabled:1;
+	u8 is_ex:1;
+	u8 has_udata:1;
+	u8 has_resp:1;
+	u8 req_size;
+	u8 resp_size;
+};
+
+/* Per-device view of the uverbs API: which objects and commands it serves. */
+struct uverbs_api {
+	struct radix_tree_root radix;
+	enum rdma_driver_id driver_id;
+
+	unsigned int num_write;
+	unsigned int num_write_ex;
+	struct uverbs_api_write_method notsupp_method;
+	const struct uverbs_api_write_method **write_methods;
+	const struct uverbs_api_write_method **write_ex_methods;
+};
+
+/* ------------------------------------------------------- module identity */
+
+#define OPENVERBS_VERSION	"0.2.0"
+
 #define UVERBS_CLASS_NAME		"infiniband_verbs"
 #define UVERBS_MAJOR			231
 #define UVERBS_BASE_MINOR		192
@@ -21,5 +183,191 @@
 #define UVERBS_NUM_DYNAMIC_MINORS	(UVERBS_MAX_DEVICES - UVERBS_NUM_FIXED_MINORS)
 
 extern struct class *uverbs_class;
+extern dev_t uverbs_dynamic_base;
+extern struct ib_client uverbs_client;
+
+/* --------------------------------------------------- write command tables */
+
+/*
+ * One write() command: its number, handler and fixed sizes, and the driver
+ * operations it needs.  A device that lacks one of them answers EOPNOTSUPP,
+ * exactly like a command that does not exist.
+ */
+struct uverbs_write_cmd {
+	u32 command;		/* OVB_CMD_* id, OVB_CMD_FLAG_EXTENDED for _ex */
+	struct uverbs_api_write_method method;
+	/* offsetof(struct ib_device_ops, op) + 1 for each op required; 0 ends */
+	u16 needs[3];
+};
+
+#define UVERBS_NEEDS(op)	(offsetof(struct ib_device_ops, op) + 1)
+
+/* Legacy command: request (and response) start with the fixed structs. */
+#define UVERBS_WRITE(_cmd, _fn, _req, _resp, _udata, ...)		\
+	{ .command = (_cmd),						\
+	  .method = { .handler = (_fn), .has_udata = (_udata),		\
+		      .has_resp = sizeof(_resp) > 1,			\
+		      .req_size = sizeof(_req),				\
+		      .resp_size = sizeof(_resp) > 1 ? sizeof(_resp) : 0 }, \
+	  .needs = { __VA_ARGS__ } }
+
+/* Extended command: sizes are the minimum the kernel needs. */
+#define UVERBS_WRITE_EX(_cmd, _fn, _req_min, _resp_min, ...)		\
+	{ .command = (_cmd) | OVB_CMD_FLAG_EXTENDED,			\
+	  .method = { .handler = (_fn), .is_ex = 1, .has_udata = 1,	\
+		      .has_resp = (_resp_min) != 0,			\
+		      .req_size = (_req_min), .resp_size = (_resp_min) }, \
+	  .needs = { __VA_ARGS__ } }
+
+/* Use as the _resp of commands without a response. */
+struct uverbs_no_resp { u8 none; };
+
+/* Each object file declares its commands; write.c merges them per device. */
+extern const struct uverbs_write_cmd uverbs_device_cmds[];
+extern const struct uverbs_write_cmd uverbs_pd_cmds[];
+extern const struct uverbs_write_cmd uverbs_mr_cmds[];
+extern const struct uverbs_write_cmd uverbs_mw_cmds[];
+extern const struct uverbs_write_cmd uverbs_ah_cmds[];
+extern const struct uverbs_write_cmd uverbs_cq_cmds[];
+extern const struct uverbs_write_cmd uverbs_qp_cmds[];
+extern const struct uverbs_write_cmd uverbs_srq_cmds[];
+extern const struct uverbs_write_cmd uverbs_xrcd_cmds[];
+extern const struct uverbs_write_cmd uverbs_wq_cmds[];
+extern const struct uverbs_write_cmd uverbs_flow_cmds[];
+extern const struct uverbs_write_cmd uverbs_event_cmds[];
+
+/* ------------------------------------------------------- object types */
+
+/*
+ * One entry per object type the module serves, with the driver operation
+ * that must exist for it (0: always).
+ */
+struct uverbs_object_def {
+	u16 id;			/* UVERBS_OBJECT_* */
+	const struct uverbs_obj_type *type;
+	u16 needs;
+};
+
+extern const struct uverbs_object_def uverbs_object_defs[];
+
+/* uverbs_idr_class / uverbs_fd_class come from <rdma/uverbs_types.h> */
+extern const struct uverbs_obj_fd_type uverbs_async_event_type;
+extern const struct uverbs_obj_fd_type uverbs_comp_channel_type;
+extern const struct uverbs_obj_idr_type uverbs_pd_type;
+extern const struct uverbs_obj_idr_type uverbs_mr_type;
+extern const struct uverbs_obj_idr_type uverbs_mw_type;
+extern const struct uverbs_obj_idr_type uverbs_ah_type;
+extern const struct uverbs_obj_idr_type uverbs_cq_type;
+extern const struct uverbs_obj_idr_type uverbs_qp_type;
+extern const struct uverbs_obj_idr_type uverbs_srq_type;
+extern const struct uverbs_obj_idr_type uverbs_xrcd_type;
+extern const struct uverbs_obj_idr_type uverbs_wq_type;
+extern const struct uverbs_obj_idr_type uverbs_rwq_ind_tbl_type;
+extern const struct uverbs_obj_idr_type uverbs_flow_type;
+
+/* uapi.c: the per-device API (objects and write commands) */
+struct uverbs_api *uverbs_build_api(struct ib_device *ibdev);
+void uverbs_destroy_api(struct uverbs_api *uapi);
+const struct uverbs_api_write_method *
+uverbs_find_write_method(const struct uverbs_api *uapi, u32 command);
+const struct uverbs_api_object *uapi_get_object(struct uverbs_api *uapi,
+						u16 object_id);
+
+/* device.c: ib_client callbacks */
+int uverbs_add_device(struct ib_device *ibdev);
+void uverbs_remove_device(struct ib_device *ibdev, void *client_data);
+int uverbs_get_nl_info(struct ib_device *ibdev, void *client_data,
+		       struct ib_client_nl_info *res);
+void uverbs_device_put(struct ib_uverbs_device *udev);
+
+/* file.c: the character device */
+extern const struct file_operations uverbs_fops;
+extern const struct file_operations uverbs_mmap_fops;
+void ib_uverbs_release_file(struct kref *ref);
+struct ib_ucontext *ib_uverbs_get_ucontext_file(struct ib_uverbs_file *ufile);
+
+/* write.c: the write() ABI */
+ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
+		     loff_t *pos);
+int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len);
+int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
+		    size_t len);
+u32 uverbs_response_length(struct uverbs_attr_bundle *attrs, size_t len);
+struct ib_udata *uverbs_get_cleared_udata(struct uverbs_attr_bundle *attrs);
+
+/* A cursor over a request with a variable-length tail (POST_SEND, flows). */
+struct uverbs_req_iter {
+	const void __user *cur;
+	const void __user *end;
+};
+
+int uverbs_request_start(struct uverbs_attr_bundle *attrs,
+			 struct uverbs_req_iter *iter, void *req, size_t len);
+int uverbs_request_next(struct uverbs_req_iter *iter, void *val, size_t len);
+const void __user *uverbs_request_next_ptr(struct uverbs_req_iter *iter,
+					   size_t len);
+int uverbs_request_finish(struct uverbs_req_iter *iter);
+
+/* uobject.c: handles, locking, lifetime */
+void uverbs_file_init_objects(struct ib_uverbs_file *ufile);
+void uverbs_destroy_ufile_hw(struct ib_uverbs_file *ufile,
+			     enum rdma_remove_reason reason);
+int uobj_destroy(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs);
+void uverbs_finalize_new_object(struct ib_uobject *uobj, bool commit,
+				struct uverbs_attr_bundle *attrs);
+
+/* mmap.c: driver mmaps through ib_core's rdma_user_mmap_* helpers */
+int uverbs_mmap(struct file *filp, struct vm_area_struct *vma);
+void uverbs_user_mmap_disassociate(struct ib_uverbs_file *ufile);
+
+/* event.c: async events and completion channels */
+extern const struct file_operations uverbs_event_fops;
+extern const struct file_operations uverbs_async_event_fops;
+void ib_uverbs_init_event_queue(struct ib_uverbs_event_queue *ev_queue);
+void ib_uverbs_free_event_queue(struct ib_uverbs_event_queue *ev_queue);
+void ib_uverbs_init_async_event_file(struct ib_uverbs_async_event_file *ev_file);
+void ib_uverbs_async_handler(struct ib_uverbs_async_event_file *async_file,
+			     __u64 element, __u64 event,
+			     struct list_head *obj_list, u32 *counter);
+void ib_uverbs_comp_handler(struct ib_cq *cq, void *cq_context);
+void ib_uverbs_cq_event_handler(struct ib_event *event, void *context_ptr);
+void ib_uverbs_qp_event_handler(struct ib_event *event, void *context_ptr);
+void ib_uverbs_wq_event_handler(struct ib_event *event, void *context_ptr);
+void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr);
+void ib_uverbs_release_ucq(struct ib_uverbs_completion_event_file *ev_file,
+			   struct ib_ucq_object *uobj);
+void ib_uverbs_release_uevent(struct ib_uevent_object *uobj);
+struct ib_uverbs_completion_event_file *
+uverbs_lookup_comp_file(s32 fd, struct uverbs_attr_bundle *attrs);
+
+/* Shared helpers of the command files */
+int uverbs_dealloc_mw(struct ib_mw *mw);
+void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj);
+int ib_uverbs_dealloc_xrcd(struct ib_uobject *uobject, struct ib_xrcd *xrcd,
+			   enum rdma_remove_reason why,
+			   struct uverbs_attr_bundle *attrs);
+
+static inline void uverbs_init_udata(struct ib_udata *udata,
+				     const void __user *ibuf, void __user *obuf,
+				     size_t ilen, size_t olen)
+{
+	udata->inbuf = ilen ? ibuf : NULL;
+	udata->outbuf = olen ? obuf : NULL;
+	udata->inlen = ilen;
+	udata->outlen = olen;
+}
+
+/*
+ * Port capability flags as the ABI reports them: the IBA CapabilityMask
+ * except bit 26, which carries "GIDs are IP based".
+ */
+static inline u32 uverbs_port_cap_flags(const struct ib_port_attr *attr)
+{
+	u32 flags = attr->port_cap_flags & ~(u32)IB_UVERBS_PCF_IP_BASED_GIDS;
+
+	if (attr->ip_gids)
+		flags |= IB_UVERBS_PCF_IP_BASED_GIDS;
+	return flags;
+}
 
 #endif /* OPENVERBS_KERNEL_UVERBS_H */
