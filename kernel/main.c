@@ -8,15 +8,26 @@
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
+#include <rdma/rdma_netlink.h>
 
 #include "uverbs.h"
 
-static dev_t uverbs_dynamic_base;
+dev_t uverbs_dynamic_base;
 
 static CLASS_ATTR_STRING(abi_version, 0444,
-			 __stringify(OVB_UVERBS_ABI_VERSION));
+			 __stringify(IB_USER_VERBS_ABI_VERSION));
 
 struct class *uverbs_class;
+
+/* ib_core finds our char devices for RDMA netlink through this name. */
+struct ib_client uverbs_client = {
+	.name = "uverbs",
+	.no_kverbs_req = true,
+	.add = uverbs_add_device,
+	.remove = uverbs_remove_device,
+	.get_nl_info = uverbs_get_nl_info,
+};
+MODULE_ALIAS_RDMA_CLIENT("uverbs");
 
 static char *uverbs_devnode(struct device *dev, umode_t *mode)
 {
@@ -51,6 +62,10 @@ static int __init uverbs_module_init(void)
 	if (ret)
 		goto err_class;
 
+	ret = ib_register_client(&uverbs_client);
+	if (ret)
+		goto err_class;
+
 	pr_info("ib_uverbs: openverbs %s loaded\n", OPENVERBS_VERSION);
 	return 0;
 
@@ -66,6 +81,7 @@ err_fixed:
 
 static void __exit uverbs_module_exit(void)
 {
+	ib_unregister_client(&uverbs_client);
 	class_destroy(uverbs_class);
 	unregister_chrdev_region(uverbs_dynamic_base, UVERBS_NUM_DYNAMIC_MINORS);
 	unregister_chrdev_region(MKDEV(UVERBS_MAJOR, UVERBS_BASE_MINOR),

@@ -598,6 +598,19 @@ void uverbs_file_init_objects(struct ib_uverbs_file *ufile)
 	xa_init_flags(&ufile->idr, XA_FLAGS_ALLOC);
 }
 
+/* Last reference to the file: drop the handles the teardown left behind. */
+void uverbs_file_release_objects(struct ib_uverbs_file *ufile)
+{
+	struct ib_uobject *uobj;
+	unsigned long id;
+
+	xa_for_each(&ufile->idr, id, uobj) {
+		WARN_ON(uobj->object);
+		uverbs_uobject_put(uobj);
+	}
+	xa_destroy(&ufile->idr);
+}
+
 /*
  * One pass over the file's objects.  Returns 0 when it destroyed at least
  * one; a pass that destroys nothing means the rest refuse for good.
@@ -630,9 +643,12 @@ static void uverbs_destroy_ucontext(struct ib_uverbs_file *ufile,
 	struct ib_ucontext *ucontext = ufile->ucontext;
 	struct ib_device *ibdev = ucontext->device;
 
-	/* Hot-unplug: the driver must stop touching user memory first. */
-	if (why == RDMA_REMOVE_DRIVER_REMOVE && ibdev->ops.disassociate_ucontext)
-		ibdev->ops.disassociate_ucontext(ucontext);
+	/* Hot-unplug: zap the user's mappings, then let the driver let go. */
+	if (why == RDMA_REMOVE_DRIVER_REMOVE) {
+		uverbs_user_mmap_disassociate(ufile);
+		if (ibdev->ops.disassociate_ucontext)
+			ibdev->ops.disassociate_ucontext(ucontext);
+	}
 
 	ib_rdmacg_uncharge(&ucontext->cg_obj, ibdev, RDMACG_RESOURCE_HCA_HANDLE);
 	rdma_restrack_del(&ucontext->res);

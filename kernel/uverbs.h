@@ -29,7 +29,7 @@
 #include <rdma/uverbs_std_types.h>
 #include <rdma/uverbs_ioctl.h>
 
-#include <openverbs/uverbs-abi.h>
+/* TODO(uapi): switch to <openverbs/uverbs-abi.h> names */
 
 /* ------------------------------------------------------------------ kABI */
 
@@ -194,7 +194,7 @@ extern struct ib_client uverbs_client;
  * exactly like a command that does not exist.
  */
 struct uverbs_write_cmd {
-	u32 command;		/* OVB_CMD_* id, OVB_CMD_FLAG_EXTENDED for _ex */
+	u32 command;		/* command id, ORed with the extended flag */
 	struct uverbs_api_write_method method;
 	/* offsetof(struct ib_device_ops, op) + 1 for each op required; 0 ends */
 	u16 needs[3];
@@ -213,7 +213,7 @@ struct uverbs_write_cmd {
 
 /* Extended command: sizes are the minimum the kernel needs. */
 #define UVERBS_WRITE_EX(_cmd, _fn, _req_min, _resp_min, ...)		\
-	{ .command = (_cmd) | OVB_CMD_FLAG_EXTENDED,			\
+	{ .command = (_cmd) | IB_USER_VERBS_CMD_FLAG_EXTENDED,			\
 	  .method = { .handler = (_fn), .is_ex = 1, .has_udata = 1,	\
 		      .has_resp = (_resp_min) != 0,			\
 		      .req_size = (_req_min), .resp_size = (_resp_min) }, \
@@ -247,8 +247,6 @@ struct uverbs_object_def {
 	const struct uverbs_obj_type *type;
 	u16 needs;
 };
-
-extern const struct uverbs_object_def uverbs_object_defs[];
 
 /* uverbs_idr_class / uverbs_fd_class come from <rdma/uverbs_types.h> */
 extern const struct uverbs_obj_fd_type uverbs_async_event_type;
@@ -310,6 +308,7 @@ int uverbs_request_finish(struct uverbs_req_iter *iter);
 
 /* uobject.c: handles, locking, lifetime */
 void uverbs_file_init_objects(struct ib_uverbs_file *ufile);
+void uverbs_file_release_objects(struct ib_uverbs_file *ufile);
 void uverbs_destroy_ufile_hw(struct ib_uverbs_file *ufile,
 			     enum rdma_remove_reason reason);
 int uobj_destroy(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs);

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * openverbs ib_uverbs: the API a device serves.
+ *
+ * Built once per ib_device from the declarative tables of the object
+ * files: an object or command is served only when the driver implements
+ * every operation it needs; everything else answers EOPNOTSUPP, like a
+ * command that does not exist.  Objects live in a radix tree keyed as the
+ * ioctl ABI keys them; write() commands in two arrays indexed by number.
+ */
+
+#include <linux/radix-tree.h>
+#include <linux/slab.h>
+
+#include "uverbs.h"
+
+/* Every write() command the module knows, by object. */
+static const struct uverbs_write_cmd *const uverbs_cmd_tables[] = {
+	uverbs_device_cmds,
+};
+
+/* Every object type the module serves, with the driver op it needs. */
+static const struct uverbs_object_def uverbs_object_defs[] = {
+	{ UVERBS_OBJECT_ASYNC_EVENT, &uverbs_async_event_type.type },
+	{ UVERBS_OBJECT_COMP_CHANNEL, &uverbs_comp_channel_type.type },
+	{ }
+};
+
+static int uverbs_notsupp(struct uverbs_attr_bundle *attrs)
+{
+	return -EOPNOTSUPP;
+}
+
+/* Whether @ibdev implements every operation in @needs (0-terminated). */
+static bool uverbs_device_has(struct ib_device *ibdev, const u16 *needs,
+			      size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && needs[i]; i++) {
+		void *const *op = (void *const *)((const char *)&ibdev->ops +
+						   needs[i] - 1);
+		if (!*op)
+			return false;
+	}
+	return true;
+}
+
+#define for_each_write_cmd(tbl, cmd)					\
+	for (tbl = 0; tbl < ARRAY_SIZE(uverbs_cmd_tables); tbl++)	\
+		for (cmd = uverbs_cmd_tables[tbl]; cmd->method.handler; cmd++)
+
+static int uverbs_build_write_methods(struct uverbs_api *uapi,
+				      struct ib_device *ibdev)
+{
+	const struct uverbs_api_write_method **slots;
+	const struct uverbs_write_cmd *cmd;
+	unsigned int max = 0, max_ex = 0, i;
+	size_t tbl;
+
+	for_each_write_cmd(tbl, cmd) {
+		u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+
+		if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+			max_ex = max(max_ex, id);
+		else
+			max = max(max, id);
+	}
+
+	uapi->notsupp_method.handler = uverbs_notsupp;
+	uapi->num_write = max + 1;
+	uapi->num_write_ex = max_ex + 1;
+	slots = kcalloc(uapi->num_write + uapi->num_write_ex, sizeof(*slots),
+			GFP_KERNEL);
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < uapi->num_write + uapi->num_write_ex; i++)
+		slots[i] = &uapi->notsupp_method;
+	uapi->write_methods = slots;
+	uapi->write_ex_methods = slots + uapi->num_write;
+
+	for_each_write_cmd(tbl, cmd) {
+		u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+
+		if (!uverbs_device_has(ibdev, cmd->needs, ARRAY_SIZE(cmd->needs)))
+			continue;
+		if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+			uapi->write_ex_methods[id] = &cmd->method;
+		else
+			uapi->write_methods[id] = &cmd->method;
+	}
+	return 0;
+}
+
+static int uverbs_build_objects(struct uverbs_api *uapi,
+				struct ib_device *ibdev)
+{
+	const struct uverbs_object_def *def;
+	struct uverbs_api_object *obj;
+	int ret;
+
+	for (def = uverbs_object_defs; def->type; def++) {
+		obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+		if (!obj)
+			return -ENOMEM;
+		obj->id = def->id;
+		obj->type_attrs = def->type;
+		obj->type_class = def->type->type_class;
+		obj->disabled = !uverbs_device_has(ibdev, &def->needs, 1);
+		ret = radix_tree_insert(&uapi->radix, uapi_key_obj(def->id), obj);
+		if (ret) {
+			kfree(obj);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+struct uverbs_api *uverbs_build_api(struct ib_device *ibdev)
+{
+	struct uverbs_api *uapi;
+	int ret;
+
+	uapi = kzalloc(sizeof(*uapi), GFP_KERNEL);
+	if (!uapi)
+		return ERR_PTR(-ENOMEM);
+	INIT_RADIX_TREE(&uapi->radix, GFP_KERNEL);
+	uapi->driver_id = ibdev->ops.driver_id;
+
+	ret = uverbs_build_objects(uapi, ibdev);
+	if (!ret)
+		ret = uverbs_build_write_methods(uapi, ibdev);
+	if (ret) {
+		uverbs_destroy_api(uapi);
+		return ERR_PTR(ret);
+	}
+	return uapi;
+}
+
+void uverbs_destroy_api(struct uverbs_api *uapi)
+{
+	struct radix_tree_iter iter;
+	void __rcu **slot;
+
+	radix_tree_for_each_slot(slot, &uapi->radix, &iter, 0) {
+		kfree(rcu_dereference_protected(*slot, true));
+		radix_tree_iter_delete(&uapi->radix, &iter, slot);
+	}
+	kfree(uapi->write_methods);
+	kfree(uapi);
+}
+
+const struct uverbs_api_write_method *
+uverbs_find_write_method(const struct uverbs_api *uapi, u32 command)
+{
+	u32 id = command & IB_USER_VERBS_CMD_COMMAND_MASK;
+
+	if (command & ~(u32)(IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			     IB_USER_VERBS_CMD_COMMAND_MASK))
+		return ERR_PTR(-EINVAL);
+	if (command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+		return id < uapi->num_write_ex ? uapi->write_ex_methods[id] :
+						 ERR_PTR(-EOPNOTSUPP);
+	return id < uapi->num_write ? uapi->write_methods[id] :
+				      ERR_PTR(-EOPNOTSUPP);
+}
+
+const struct uverbs_api_object *uapi_get_object(struct uverbs_api *uapi,
+						u16 object_id)
+{
+	const struct uverbs_api_object *obj;
+
+	if (object_id == UVERBS_IDR_ANY_OBJECT)
+		return ERR_PTR(-ENOMSG);
+	obj = radix_tree_lookup(&uapi->radix, uapi_key_obj(object_id));
+	return obj ? obj : ERR_PTR(-ENOENT);
+}
