@@ -41,6 +41,8 @@ void ib_uverbs_release_file(struct kref *ref)
 	int srcu_key;
 
 	uverbs_file_release_objects(ufile);
+	if (ufile->default_async_file)
+		uverbs_uobject_put(&ufile->default_async_file->uobj);
 
 	srcu_key = srcu_read_lock(&udev->disassociate_srcu);
 	ibdev = srcu_dereference(udev->ib_dev, &udev->disassociate_srcu);

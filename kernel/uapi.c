@@ -17,10 +17,11 @@
 /* Every write() command the module knows, by object. */
 static const struct uverbs_write_cmd *const uverbs_cmd_tables[] = {
 	uverbs_device_cmds,
+	uverbs_event_cmds,
 };
 
 /* Every object type the module serves, with the driver op it needs. */
-static const struct uverbs_object_def uverbs_object_defs[] = {
+static const struct uverbs_object_decl uverbs_object_defs[] = {
 	{ UVERBS_OBJECT_ASYNC_EVENT, &uverbs_async_event_type.type },
 	{ UVERBS_OBJECT_COMP_CHANNEL, &uverbs_comp_channel_type.type },
 	{ }
@@ -95,7 +96,7 @@ static int uverbs_build_write_methods(struct uverbs_api *uapi,
 static int uverbs_build_objects(struct uverbs_api *uapi,
 				struct ib_device *ibdev)
 {
-	const struct uverbs_object_def *def;
+	const struct uverbs_object_decl *def;
 	struct uverbs_api_object *obj;
 	int ret;
 

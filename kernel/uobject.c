@@ -176,9 +176,13 @@ static struct ib_uobject *uobject_alloc(const struct uverbs_api_object *obj,
 	struct ib_uobject *uobj;
 	struct ib_ucontext *ucontext;
 
-	ucontext = ib_uverbs_get_ucontext_file(attrs->ufile);
-	if (IS_ERR(ucontext))
-		return ERR_CAST(ucontext);
+	/* GET_CONTEXT creates its async file before the context is public. */
+	ucontext = attrs->context;
+	if (!ucontext) {
+		ucontext = ib_uverbs_get_ucontext_file(attrs->ufile);
+		if (IS_ERR(ucontext))
+			return ERR_CAST(ucontext);
+	}
 
 	uobj = kzalloc(obj->type_attrs->obj_size, GFP_KERNEL);
 	if (!uobj)

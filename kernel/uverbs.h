@@ -22,6 +22,7 @@
 #include <linux/rbtree.h>
 #include <linux/srcu.h>
 #include <linux/xarray.h>
+#include <linux/cgroup_rdma.h>
 
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_umem.h>
@@ -171,6 +172,27 @@ struct uverbs_api {
 	const struct uverbs_api_write_method **write_ex_methods;
 };
 
+/* ------------------------------------ ib_core exports without a header */
+
+/*
+ * ib_core exports these for ib_uverbs but declares them only in its
+ * private headers (core_priv.h, restrack.h).  Signatures as in 6.1.
+ */
+int ib_rdmacg_try_charge(struct ib_rdmacg_object *cg_obj,
+			 struct ib_device *device,
+			 enum rdmacg_resource_type resource_index);
+void ib_rdmacg_uncharge(struct ib_rdmacg_object *cg_obj,
+			struct ib_device *device,
+			enum rdmacg_resource_type resource_index);
+void rdma_restrack_new(struct rdma_restrack_entry *res,
+		       enum rdma_restrack_type type);
+void rdma_restrack_set_name(struct rdma_restrack_entry *res,
+			    const char *caller);
+void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
+			       const struct rdma_restrack_entry *parent);
+void rdma_restrack_add(struct rdma_restrack_entry *res);
+void rdma_restrack_del(struct rdma_restrack_entry *res);
+
 /* ------------------------------------------------------- module identity */
 
 #define OPENVERBS_VERSION	"0.2.0"
@@ -242,7 +264,7 @@ extern const struct uverbs_write_cmd uverbs_event_cmds[];
  * One entry per object type the module serves, with the driver operation
  * that must exist for it (0: always).
  */
-struct uverbs_object_def {
+struct uverbs_object_decl {
 	u16 id;			/* UVERBS_OBJECT_* */
 	const struct uverbs_obj_type *type;
 	u16 needs;

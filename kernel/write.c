@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/uaccess.h>
 #include <linux/sched.h>
+#include <rdma/ib.h>
 
 #include "uverbs.h"
 

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * openverbs ib_uverbs: the device object: GET_CONTEXT and the queries.
+ *
+ * GET_CONTEXT makes the file's one ucontext (the driver's per-process
+ * state) together with its async event file; every other command needs it.
+ */
+
+#include <linux/slab.h>
+#include <rdma/opa_addr.h>
+
+#include "uverbs.h"
+
+static int uverbs_alloc_ucontext(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_file *ufile = attrs->ufile;
+	struct ib_ucontext *ucontext;
+	struct ib_device *ibdev;
+
+	ibdev = srcu_dereference(ufile->device->ib_dev,
+				 &ufile->device->disassociate_srcu);
+	if (!ibdev)
+		return -EIO;
+
+	ucontext = rdma_zalloc_drv_obj(ibdev, ib_ucontext);
+	if (!ucontext)
+		return -ENOMEM;
+	ucontext->device = ibdev;
+	ucontext->ufile = ufile;
+	xa_init_flags(&ucontext->mmap_xa, XA_FLAGS_ALLOC);
+	rdma_restrack_new(&ucontext->res, RDMA_RESTRACK_CTX);
+	rdma_restrack_set_name(&ucontext->res, NULL);
+	attrs->context = ucontext;
+	return 0;
+}
+
+/* Hands the context to the driver and publishes it; one per file. */
+static int uverbs_init_ucontext(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_ucontext *ucontext = attrs->context;
+	struct ib_uverbs_file *ufile = attrs->ufile;
+	int ret;
+
+	if (!down_read_trylock(&ufile->hw_destroy_rwsem))
+		return -EIO;
+	mutex_lock(&ufile->ucontext_lock);
+	if (ufile->ucontext) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = ib_rdmacg_try_charge(&ucontext->cg_obj, ucontext->device,
+				   RDMACG_RESOURCE_HCA_HANDLE);
+	if (ret)
+		goto out;
+	ret = ucontext->device->ops.alloc_ucontext(ucontext,
+						   &attrs->driver_udata);
+	if (ret) {
+		ib_rdmacg_uncharge(&ucontext->cg_obj, ucontext->device,
+				   RDMACG_RESOURCE_HCA_HANDLE);
+		goto out;
+	}
+	rdma_restrack_add(&ucontext->res);
+	/* Readers see the pointer only once the context is complete. */
+	smp_store_release(&ufile->ucontext, ucontext);
+out:
+	mutex_unlock(&ufile->ucontext_lock);
+	up_read(&ufile->hw_destroy_rwsem);
+	return ret;
+}
+
+static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_get_context_resp resp;
+	struct ib_uverbs_get_context cmd;
+	struct ib_device *ibdev;
+	struct ib_uobject *uobj;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	ret = uverbs_alloc_ucontext(attrs);
+	if (ret)
+		return ret;
+
+	uobj = uobj_alloc(UVERBS_OBJECT_ASYNC_EVENT, attrs, &ibdev);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto err_ucontext;
+	}
+	resp = (struct ib_uverbs_get_context_resp){
+		.num_comp_vectors = attrs->ufile->device->num_comp_vectors,
+		.async_fd = uobj->id,
+	};
+	ret = uverbs_response(attrs, &resp, sizeof(resp));
+	if (ret)
+		goto err_uobj;
+	ret = uverbs_init_ucontext(attrs);
+	if (ret)
+		goto err_uobj;
+
+	ib_uverbs_init_async_event_file(container_of(uobj,
+					struct ib_uverbs_async_event_file, uobj));
+	rdma_alloc_commit_uobject(uobj, attrs);
+	return 0;
+
+err_uobj:
+	rdma_alloc_abort_uobject(uobj, attrs, false);
+err_ucontext:
+	rdma_restrack_put(&attrs->context->res);
+	kfree(attrs->context);
+	attrs->context = NULL;
+	return ret;
+}
+
+static void uverbs_fill_device_attr(struct ib_device *ibdev,
+				    const struct ib_device_attr *attr,
+				    struct ib_uverbs_query_device_resp *resp)
+{
+	resp->fw_ver = attr->fw_ver;
+	resp->node_guid = ibdev->node_guid;
+	resp->sys_image_guid = attr->sys_image_guid;
+	resp->max_mr_size = attr->max_mr_size;
+	resp->page_size_cap = attr->page_size_cap;
+	resp->vendor_id = attr->vendor_id;
+	resp->vendor_part_id = attr->vendor_part_id;
+	resp->hw_ver = attr->hw_ver;
+	resp->max_qp = attr->max_qp;
+	resp->max_qp_wr = attr->max_qp_wr;
+	/* The legacy ABI has room for the low 32 capability bits only. */
+	resp->device_cap_flags = lower_32_bits(attr->device_cap_flags);
+	resp->max_sge = min(attr->max_send_sge, attr->max_recv_sge);
+	resp->max_sge_rd = attr->max_sge_rd;
+	resp->max_cq = attr->max_cq;
+	resp->max_cqe = attr->max_cqe;
+	resp->max_mr = attr->max_mr;
+	resp->max_pd = attr->max_pd;
+	resp->max_qp_rd_atom = attr->max_qp_rd_atom;
+	resp->max_ee_rd_atom = attr->max_ee_rd_atom;
+	resp->max_res_rd_atom = attr->max_res_rd_atom;
+	resp->max_qp_init_rd_atom = attr->max_qp_init_rd_atom;
+	resp->max_ee_init_rd_atom = attr->max_ee_init_rd_atom;
+	resp->atomic_cap = attr->atomic_cap;
+	resp->max_ee = attr->max_ee;
+	resp->max_rdd = attr->max_rdd;
+	resp->max_mw = attr->max_mw;
+	resp->max_raw_ipv6_qp = attr->max_raw_ipv6_qp;
+	resp->max_raw_ethy_qp = attr->max_raw_ethy_qp;
+	resp->max_mcast_grp = attr->max_mcast_grp;
+	resp->max_mcast_qp_attach = attr->max_mcast_qp_attach;
+	resp->max_total_mcast_qp_attach = attr->max_total_mcast_qp_attach;
+	resp->max_ah = attr->max_ah;
+	resp->max_srq = attr->max_srq;
+	resp->max_srq_wr = attr->max_srq_wr;
+	resp->max_srq_sge = attr->max_srq_sge;
+	resp->max_pkeys = attr->max_pkeys;
+	resp->local_ca_ack_delay = attr->local_ca_ack_delay;
+	resp->phys_port_cnt = min_t(u32, ibdev->phys_port_cnt, U8_MAX);
+}
+
+static int uverbs_query_device(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_query_device_resp resp = {};
+	struct ib_uverbs_query_device cmd;
+	struct ib_ucontext *ucontext;
+	int ret;
+
+	ucontext = ib_uverbs_get_ucontext(attrs);
+	if (IS_ERR(ucontext))
+		return PTR_ERR(ucontext);
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	uverbs_fill_device_attr(ucontext->device, &ucontext->device->attrs,
+				&resp);
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static void uverbs_fill_port_attr(struct ib_device *ibdev, u32 port,
+				  const struct ib_port_attr *attr,
+				  struct ib_uverbs_query_port_resp *resp)
+{
+	resp->state = attr->state;
+	resp->max_mtu = attr->max_mtu;
+	resp->active_mtu = attr->active_mtu;
+	resp->gid_tbl_len = attr->gid_tbl_len;
+	resp->port_cap_flags = uverbs_port_cap_flags(attr);
+	resp->max_msg_sz = attr->max_msg_sz;
+	resp->bad_pkey_cntr = attr->bad_pkey_cntr;
+	resp->qkey_viol_cntr = attr->qkey_viol_cntr;
+	resp->pkey_tbl_len = attr->pkey_tbl_len;
+	if (rdma_is_grh_required(ibdev, port))
+		resp->flags |= IB_UVERBS_QPF_GRH_REQUIRED;
+	if (rdma_cap_opa_ah(ibdev, port)) {
+		resp->lid = OPA_TO_IB_UCAST_LID(attr->lid);
+		resp->sm_lid = OPA_TO_IB_UCAST_LID(attr->sm_lid);
+	} else {
+		resp->lid = ib_lid_cpu16(attr->lid);
+		resp->sm_lid = ib_lid_cpu16(attr->sm_lid);
+	}
+	resp->lmc = attr->lmc;
+	resp->max_vl_num = attr->max_vl_num;
+	resp->sm_sl = attr->sm_sl;
+	resp->subnet_timeout = attr->subnet_timeout;
+	resp->init_type_reply = attr->init_type_reply;
+	resp->active_width = attr->active_width;
+	/* Speeds past NDR do not fit the ABI's field. */
+	resp->active_speed = min_t(u16, attr->active_speed, IB_SPEED_NDR);
+	resp->phys_state = attr->phys_state;
+	resp->link_layer = rdma_port_get_link_layer(ibdev, port);
+}
+
+static int uverbs_query_port(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_query_port_resp resp = {};
+	struct ib_uverbs_query_port cmd;
+	struct ib_ucontext *ucontext;
+	struct ib_port_attr attr;
+	int ret;
+
+	ucontext = ib_uverbs_get_ucontext(attrs);
+	if (IS_ERR(ucontext))
+		return PTR_ERR(ucontext);
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	/* ib_query_port() answers EINVAL for a port the device lacks. */
+	ret = ib_query_port(ucontext->device, cmd.port_num, &attr);
+	if (ret)
+		return ret;
+
+	uverbs_fill_port_attr(ucontext->device, cmd.port_num, &attr, &resp);
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_query_device_resp resp = {};
+	struct ib_uverbs_ex_query_device cmd;
+	struct ib_device_attr attr = {};
+	struct ib_ucontext *ucontext;
+	struct ib_device *ibdev;
+	int ret;
+
+	ucontext = ib_uverbs_get_ucontext(attrs);
+	if (IS_ERR(ucontext))
+		return PTR_ERR(ucontext);
+	ibdev = ucontext->device;
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (cmd.comp_mask || cmd.reserved)
+		return -EINVAL;
+
+	ret = ibdev->ops.query_device(ibdev, &attr, &attrs->driver_udata);
+	if (ret)
+		return ret;
+
+	uverbs_fill_device_attr(ibdev, &attr, &resp.base);
+	resp.odp_caps.general_caps = attr.odp_caps.general_caps;
+	resp.odp_caps.per_transport_caps.rc_odp_caps =
+		attr.odp_caps.per_transport_caps.rc_odp_caps;
+	resp.odp_caps.per_transport_caps.uc_odp_caps =
+		attr.odp_caps.per_transport_caps.uc_odp_caps;
+	resp.odp_caps.per_transport_caps.ud_odp_caps =
+		attr.odp_caps.per_transport_caps.ud_odp_caps;
+	resp.xrc_odp_caps = attr.odp_caps.per_transport_caps.xrc_odp_caps;
+	resp.timestamp_mask = attr.timestamp_mask;
+	resp.hca_core_clock = attr.hca_core_clock;
+	resp.device_cap_flags_ex = attr.device_cap_flags;
+	resp.rss_caps.supported_qpts = attr.rss_caps.supported_qpts;
+	resp.rss_caps.max_rwq_indirection_tables =
+		attr.rss_caps.max_rwq_indirection_tables;
+	resp.rss_caps.max_rwq_indirection_table_size =
+		attr.rss_caps.max_rwq_indirection_table_size;
+	resp.max_wq_type_rq = attr.max_wq_type_rq;
+	resp.raw_packet_caps = attr.raw_packet_caps;
+	resp.tm_caps.max_rndv_hdr_size = attr.tm_caps.max_rndv_hdr_size;
+	resp.tm_caps.max_num_tags = attr.tm_caps.max_num_tags;
+	resp.tm_caps.max_ops = attr.tm_caps.max_ops;
+	resp.tm_caps.max_sge = attr.tm_caps.max_sge;
+	resp.tm_caps.flags = attr.tm_caps.flags;
+	resp.cq_moderation_caps.max_cq_moderation_count =
+		attr.cq_caps.max_cq_moderation_count;
+	resp.cq_moderation_caps.max_cq_moderation_period =
+		attr.cq_caps.max_cq_moderation_period;
+	resp.max_dm_size = attr.max_dm_size;
+	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+#define UVERBS_CONTEXT_OPS UVERBS_NEEDS(alloc_ucontext), UVERBS_NEEDS(dealloc_ucontext)
+
+const struct uverbs_write_cmd uverbs_device_cmds[] = {
+	UVERBS_WRITE(IB_USER_VERBS_CMD_GET_CONTEXT, uverbs_get_context,
+		     struct ib_uverbs_get_context,
+		     struct ib_uverbs_get_context_resp, 1, UVERBS_CONTEXT_OPS),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_DEVICE, uverbs_query_device,
+		     struct ib_uverbs_query_device,
+		     struct ib_uverbs_query_device_resp, 0, UVERBS_CONTEXT_OPS),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_PORT, uverbs_query_port,
+		     struct ib_uverbs_query_port,
+		     struct ib_uverbs_query_port_resp, 0, UVERBS_CONTEXT_OPS,
+		     UVERBS_NEEDS(query_port)),
+	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+			uverbs_ex_query_device,
+			offsetofend(struct ib_uverbs_ex_query_device, reserved),
+			offsetofend(struct ib_uverbs_ex_query_device_resp,
+				    response_length),
+			UVERBS_CONTEXT_OPS, UVERBS_NEEDS(query_device)),
+	{ }
+};
