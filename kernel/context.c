@@ -70,6 +70,7 @@ out:
 
 static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 {
+	struct ib_uverbs_async_event_file *async;
 	struct ib_uverbs_get_context_resp resp;
 	struct ib_uverbs_get_context cmd;
 	struct ib_device *ibdev;
@@ -99,8 +100,8 @@ static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		goto err_uobj;
 
-	ib_uverbs_init_async_event_file(container_of(uobj,
-					struct ib_uverbs_async_event_file, uobj));
+	async = container_of(uobj, struct ib_uverbs_async_event_file, uobj);
+	ib_uverbs_init_async_event_file(async);
 	rdma_alloc_commit_uobject(uobj, attrs);
 	return 0;
 
@@ -290,24 +291,26 @@ static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
-#define UVERBS_CONTEXT_OPS UVERBS_NEEDS(alloc_ucontext), UVERBS_NEEDS(dealloc_ucontext)
-
 const struct uverbs_write_cmd uverbs_device_cmds[] = {
 	UVERBS_WRITE(IB_USER_VERBS_CMD_GET_CONTEXT, uverbs_get_context,
 		     struct ib_uverbs_get_context,
-		     struct ib_uverbs_get_context_resp, 1, UVERBS_CONTEXT_OPS),
+		     struct ib_uverbs_get_context_resp, 1, UVERBS_NEEDS(alloc_ucontext),
+		     UVERBS_NEEDS(dealloc_ucontext)),
 	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_DEVICE, uverbs_query_device,
 		     struct ib_uverbs_query_device,
-		     struct ib_uverbs_query_device_resp, 0, UVERBS_CONTEXT_OPS),
+		     struct ib_uverbs_query_device_resp, 0, UVERBS_NEEDS(alloc_ucontext),
+		     UVERBS_NEEDS(dealloc_ucontext)),
 	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_PORT, uverbs_query_port,
 		     struct ib_uverbs_query_port,
-		     struct ib_uverbs_query_port_resp, 0, UVERBS_CONTEXT_OPS,
+		     struct ib_uverbs_query_port_resp, 0, UVERBS_NEEDS(alloc_ucontext),
+		     UVERBS_NEEDS(dealloc_ucontext),
 		     UVERBS_NEEDS(query_port)),
 	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
 			uverbs_ex_query_device,
 			offsetofend(struct ib_uverbs_ex_query_device, reserved),
 			offsetofend(struct ib_uverbs_ex_query_device_resp,
 				    response_length),
-			UVERBS_CONTEXT_OPS, UVERBS_NEEDS(query_device)),
+			UVERBS_NEEDS(alloc_ucontext),
+		     UVERBS_NEEDS(dealloc_ucontext), UVERBS_NEEDS(query_device)),
 	{ }
 };

@@ -397,6 +397,7 @@ void ib_uverbs_init_async_event_file(struct ib_uverbs_async_event_file *async)
 	mutex_lock(&ufile->ucontext_lock);
 	if (!ufile->default_async_file) {
 		uverbs_uobject_get(&async->uobj);
+		/* pairs with READ_ONCE/acquire of default_async_file readers */
 		smp_store_release(&ufile->default_async_file, async);
 	}
 	mutex_unlock(&ufile->ucontext_lock);

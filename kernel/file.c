@@ -23,6 +23,7 @@
  */
 struct ib_ucontext *ib_uverbs_get_ucontext_file(struct ib_uverbs_file *ufile)
 {
+	/* pairs with the smp_store_release() that publishes the context */
 	struct ib_ucontext *ucontext = smp_load_acquire(&ufile->ucontext);
 
 	if (!srcu_dereference(ufile->device->ib_dev,

@@ -15,20 +15,6 @@
 
 #include "uverbs.h"
 
-/*
- * ib_core's record of one mapping (core_priv.h in 6.1, where ib_core's
- * rdma_umap_priv_init() fills it and links it on ufile->umaps).
- */
-struct rdma_umap_priv {
-	struct vm_area_struct *vma;
-	struct list_head list;
-	struct rdma_user_mmap_entry *entry;
-};
-
-void rdma_umap_priv_init(struct rdma_umap_priv *priv,
-			 struct vm_area_struct *vma,
-			 struct rdma_user_mmap_entry *entry);
-
 /* A VMA was duplicated (fork, split): track the copy as well. */
 static void uverbs_umap_open(struct vm_area_struct *vma)
 {

@@ -47,30 +47,62 @@ static bool uverbs_device_has(struct ib_device *ibdev, const u16 *needs,
 	return true;
 }
 
-#define for_each_write_cmd(tbl, cmd)					\
-	for (tbl = 0; tbl < ARRAY_SIZE(uverbs_cmd_tables); tbl++)	\
+/* Calls @fn for every command of every table. */
+typedef void (*uverbs_write_cmd_fn)(const struct uverbs_write_cmd *cmd,
+				    void *arg);
+
+static void uverbs_for_each_write_cmd(uverbs_write_cmd_fn fn, void *arg)
+{
+	const struct uverbs_write_cmd *cmd;
+	size_t tbl;
+
+	for (tbl = 0; tbl < ARRAY_SIZE(uverbs_cmd_tables); tbl++)
 		for (cmd = uverbs_cmd_tables[tbl]; cmd->method.handler; cmd++)
+			fn(cmd, arg);
+}
+
+struct uverbs_write_build {
+	struct uverbs_api *uapi;
+	struct ib_device *ibdev;
+	unsigned int max, max_ex;
+};
+
+static void uverbs_count_write_cmd(const struct uverbs_write_cmd *cmd, void *arg)
+{
+	struct uverbs_write_build *b = arg;
+	u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+
+	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+		b->max_ex = max(b->max_ex, id);
+	else
+		b->max = max(b->max, id);
+}
+
+/* A command the device cannot serve keeps the "not supported" slot. */
+static void uverbs_place_write_cmd(const struct uverbs_write_cmd *cmd, void *arg)
+{
+	struct uverbs_write_build *b = arg;
+	u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+
+	if (!uverbs_device_has(b->ibdev, cmd->needs, ARRAY_SIZE(cmd->needs)))
+		return;
+	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+		b->uapi->write_ex_methods[id] = &cmd->method;
+	else
+		b->uapi->write_methods[id] = &cmd->method;
+}
 
 static int uverbs_build_write_methods(struct uverbs_api *uapi,
 				      struct ib_device *ibdev)
 {
+	struct uverbs_write_build b = { .uapi = uapi, .ibdev = ibdev };
 	const struct uverbs_api_write_method **slots;
-	const struct uverbs_write_cmd *cmd;
-	unsigned int max = 0, max_ex = 0, i;
-	size_t tbl;
+	unsigned int i;
 
-	for_each_write_cmd(tbl, cmd) {
-		u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
-
-		if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
-			max_ex = max(max_ex, id);
-		else
-			max = max(max, id);
-	}
-
+	uverbs_for_each_write_cmd(uverbs_count_write_cmd, &b);
 	uapi->notsupp_method.handler = uverbs_notsupp;
-	uapi->num_write = max + 1;
-	uapi->num_write_ex = max_ex + 1;
+	uapi->num_write = b.max + 1;
+	uapi->num_write_ex = b.max_ex + 1;
 	slots = kcalloc(uapi->num_write + uapi->num_write_ex, sizeof(*slots),
 			GFP_KERNEL);
 	if (!slots)
@@ -80,16 +112,7 @@ static int uverbs_build_write_methods(struct uverbs_api *uapi,
 	uapi->write_methods = slots;
 	uapi->write_ex_methods = slots + uapi->num_write;
 
-	for_each_write_cmd(tbl, cmd) {
-		u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
-
-		if (!uverbs_device_has(ibdev, cmd->needs, ARRAY_SIZE(cmd->needs)))
-			continue;
-		if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
-			uapi->write_ex_methods[id] = &cmd->method;
-		else
-			uapi->write_methods[id] = &cmd->method;
-	}
+	uverbs_for_each_write_cmd(uverbs_place_write_cmd, &b);
 	return 0;
 }
 

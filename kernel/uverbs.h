@@ -45,16 +45,16 @@ struct ib_uverbs_device {
 	int					devnum;
 	struct cdev				cdev;
 	struct rb_root				xrcd_tree;
-	struct mutex				xrcd_tree_mutex;
+	struct mutex				xrcd_tree_mutex; /* xrcd_tree */
 	struct srcu_struct			disassociate_srcu;
-	struct mutex				lists_mutex;
+	struct mutex				lists_mutex; /* uverbs_file_list */
 	struct list_head			uverbs_file_list;
 	struct uverbs_api			*uapi;
 };
 
 /* Events waiting to be read() from an async event fd or a comp channel. */
 struct ib_uverbs_event_queue {
-	spinlock_t				lock;
+	spinlock_t				lock; /* event_list, is_closed */
 	int					is_closed;
 	wait_queue_head_t			poll_wait;
 	struct fasync_struct			*async_queue;
@@ -88,10 +88,10 @@ struct ib_uverbs_file {
 	 * uobjects_lock.
 	 */
 	struct rw_semaphore			hw_destroy_rwsem;
-	spinlock_t				uobjects_lock;
+	spinlock_t				uobjects_lock; /* see above */
 	struct list_head			uobjects;
 	/* driver mmaps of this file, zapped on disassociation (ib_core uses) */
-	struct mutex				umap_lock;
+	struct mutex				umap_lock; /* umaps */
 	struct list_head			umaps;
 	struct page				*disassociate_page;
 	/* handle -> ib_uobject for IDR objects */
@@ -134,7 +134,7 @@ struct ib_usrq_object {
 
 struct ib_uqp_object {
 	struct ib_uevent_object	uevent;
-	struct mutex		mcast_lock;
+	struct mutex		mcast_lock; /* mcast_list */
 	struct list_head	mcast_list;
 	struct ib_uxrcd_object *uxrcd;
 };
@@ -192,6 +192,20 @@ void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 			       const struct rdma_restrack_entry *parent);
 void rdma_restrack_add(struct rdma_restrack_entry *res);
 void rdma_restrack_del(struct rdma_restrack_entry *res);
+
+/*
+ * ib_core's record of one mapping (core_priv.h in 6.1, where ib_core's
+ * rdma_umap_priv_init() fills it and links it on ufile->umaps).
+ */
+struct rdma_umap_priv {
+	struct vm_area_struct *vma;
+	struct list_head list;
+	struct rdma_user_mmap_entry *entry;
+};
+
+void rdma_umap_priv_init(struct rdma_umap_priv *priv,
+			 struct vm_area_struct *vma,
+			 struct rdma_user_mmap_entry *entry);
 
 /* ------------------------------------------------------- module identity */
 
