@@ -48,18 +48,16 @@ static bool uverbs_device_has(struct ib_device *ibdev, const u16 *needs,
 }
 
 /* Calls @fn for every command of every table. */
-typedef void (*uverbs_write_cmd_fn)(const struct uverbs_write_cmd *cmd,
-				    void *arg);
-
-static void uverbs_for_each_write_cmd(uverbs_write_cmd_fn fn, void *arg)
-{
-	const struct uverbs_write_cmd *cmd;
-	size_t tbl;
-
-	for (tbl = 0; tbl < ARRAY_SIZE(uverbs_cmd_tables); tbl++)
-		for (cmd = uverbs_cmd_tables[tbl]; cmd->method.handler; cmd++)
-			fn(cmd, arg);
-}
+#define uverbs_for_each_write_cmd(fn, arg)				\
+	do {								\
+		const struct uverbs_write_cmd *__cmd;			\
+		size_t __tbl;						\
+									\
+		for (__tbl = 0; __tbl < ARRAY_SIZE(uverbs_cmd_tables); __tbl++) \
+			for (__cmd = uverbs_cmd_tables[__tbl];		\
+			     __cmd->method.handler; __cmd++)		\
+				fn(__cmd, arg);				\
+	} while (0)
 
 struct uverbs_write_build {
 	struct uverbs_api *uapi;
