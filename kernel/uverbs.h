@@ -24,7 +24,9 @@
 #include <linux/xarray.h>
 #include <linux/cgroup_rdma.h>
 
+#include <net/netns/generic.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/ib_mad.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/uverbs_std_types.h>
@@ -158,6 +160,17 @@ struct uverbs_api_write_method {
 	u8 has_resp:1;
 	u8 req_size;
 	u8 resp_size;
+};
+
+/* One attribute of an ioctl method (rdma_core.h in 6.1). */
+struct uverbs_api_attr {
+	struct uverbs_attr_spec spec;
+};
+
+/* ib_core's resource-tracking table of one type (restrack.h in 6.1). */
+struct rdma_restrack_root {
+	struct xarray xa;
+	u32 next_id;
 };
 
 /* Per-device view of the uverbs API: which objects and commands it serves. */
