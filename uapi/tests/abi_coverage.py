@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""Prove that abi_layout_check.c leaves nothing of the upstream headers out.
+
+Reads the system's <rdma/ib_user_verbs.h> and <rdma/rdma_user_rxe.h>, lists
+every struct/union with every member (members of unnamed nested aggregates
+included, by their access path), every enumerator and every value #define,
+and checks that abi_layout_check.c has a BEGIN_GROUP for each type, a member
+check for each member and a K() check for each constant.  Prints TAP.
+
+usage: abi_coverage.py CHECK_FILE HEADER...
+"""
+import re
+import sys
+
+TOKEN = re.compile(r"[A-Za-z_]\w*|0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*|\S")
+
+
+def strip(text):
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    lines, skip = [], 0
+    for line in text.split("\n"):
+        s = line.strip()
+        if s.startswith("#ifdef __KERNEL__"):
+            skip += 1
+        elif skip and s.startswith("#if"):
+            skip += 1
+        elif skip and s.startswith("#endif"):
+            skip -= 1
+        elif not skip:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def defines(text):
+    """Value macros (not guards, not function-like)."""
+    out = []
+    for m in re.finditer(r"^\s*#\s*define\s+(\w+)[ \t]+(\S[^\n]*)$", text, re.M):
+        out.append(m.group(1))
+    return out
+
+
+def tokens(text):
+    text = re.sub(r"^\s*#[^\n]*$", " ", text, flags=re.M)
+    return TOKEN.findall(text)
+
+
+class Parser:
+    def __init__(self, toks):
+        self.t, self.i = toks, 0
+        self.types = {}          # name -> [(path, kind)]
+        self.order = []
+        self.enumerators = []
+
+    def peek(self, k=0):
+        j = self.i + k
+        return self.t[j] if j < len(self.t) else None
+
+    def take(self, want=None):
+        tok = self.t[self.i]
+        if want is not None and tok != want:
+            raise SyntaxError("expected %r, got %r at %d" % (want, tok, self.i))
+        self.i += 1
+        return tok
+
+    def top(self):
+        while self.peek() is not None:
+            tok = self.peek()
+            if tok in ("struct", "union") and self.peek(2) == "{":
+                kw, name = self.take(), self.take()
+                members = self.body("")
+                self.take(";")
+                self.types["%s %s" % (kw, name)] = members
+                self.order.append("%s %s" % (kw, name))
+            elif tok == "enum" and (self.peek(1) == "{" or self.peek(2) == "{"):
+                self.take()
+                if self.peek() != "{":
+                    self.take()
+                self.enum_body()
+            else:
+                self.take()
+
+    def enum_body(self):
+        self.take("{")
+        expect_name = True
+        depth = 0
+        while True:
+            tok = self.take()
+            if tok == "}" and depth == 0:
+                break
+            if tok == "(":
+                depth += 1
+            elif tok == ")":
+                depth -= 1
+            elif tok == "," and depth == 0:
+                expect_name = True
+                continue
+            if expect_name and re.match(r"[A-Za-z_]\w*$", tok):
+                self.enumerators.append(tok)
+                expect_name = False
+        if self.peek() == ";":
+            self.take()
+
+    def body(self, prefix):
+        """Members of a { ... } block, as (path, kind) with kind one of
+        scalar / array / flex / anon / 'type:<struct x>'."""
+        self.take("{")
+        out = []
+        while self.peek() != "}":
+            out += self.member(prefix)
+        self.take("}")
+        return out
+
+    def member(self, prefix):
+        tok = self.peek()
+        if tok == "__DECLARE_FLEX_ARRAY":
+            self.take()
+            self.take("(")
+            depth, args, cur = 0, [], []
+            while True:
+                t = self.take()
+                if t == ")" and depth == 0:
+                    break
+                if t == "," and depth == 0:
+                    args.append(cur)
+                    cur = []
+                    continue
+                depth += t == "("
+                depth -= t == ")"
+                cur.append(t)
+            args.append(cur)
+            self.take(";")
+            return [(prefix + args[1][-1], "flex")]
+        if tok in ("struct", "union") and (self.peek(1) == "{" or self.peek(2) == "{"):
+            self.take()
+            if self.peek() != "{":
+                self.take()          # tag of a nested named type: unused here
+            start = self.i
+            inner_probe = self.body("\0")
+            names = self.declarators()
+            if not names:            # anonymous: members join this level
+                self.i = start
+                inner = self.body(prefix)
+                self.declarators()
+                return inner
+            out = []
+            for name, kind in names:
+                out.append((prefix + name, "anon" if kind == "scalar" else kind))
+                if kind == "scalar":
+                    out += [(prefix + name + "." + p.lstrip("\0"), k)
+                            for p, k in inner_probe]
+            return out
+        typ = []
+        while self.peek() not in (";",) and not self.is_declarator_start():
+            typ.append(self.take())
+        names = self.declarators()
+        out = []
+        for name, kind in names:
+            if kind == "scalar" and typ and typ[0] in ("struct", "union"):
+                kind = "type:%s %s" % (typ[0], typ[1])
+            elif kind in ("array", "flex") and typ and typ[0] in ("struct", "union"):
+                kind = kind + ":%s %s" % (typ[0], typ[1])
+            out.append((prefix + name, kind))
+        return out
+
+    def is_declarator_start(self):
+        tok, nxt = self.peek(), self.peek(1)
+        return (re.match(r"[A-Za-z_]\w*$", tok or "") is not None
+                and nxt in (";", "[", ","))
+
+    def declarators(self):
+        names = []
+        while self.peek() != ";":
+            if self.peek() == ",":
+                self.take()
+                continue
+            name = self.take()
+            kind = "scalar"
+            if self.peek() == "[":
+                self.take()
+                dims = []
+                while self.peek() != "]":
+                    dims.append(self.take())
+                self.take("]")
+                kind = "flex" if dims in ([], ["0"]) else "array"
+            names.append((name, kind))
+        self.take(";")
+        return names
+
+
+def parse_headers(paths):
+    p_all = Parser([])
+    consts = []
+    for path in paths:
+        text = strip(open(path).read())
+        consts += [d for d in defines(text) if not d.endswith("_H")]
+        p = Parser(tokens(text))
+        p.top()
+        for name in p.order:
+            p_all.types[name] = p.types[name]
+            p_all.order.append(name)
+        consts += p.enumerators
+    return p_all, consts
+
+
+def parse_check(path):
+    text = strip(open(path).read())
+    groups = {}
+    current = None
+    consts = set()
+    for m in re.finditer(r"\b(BEGIN_GROUP|END_GROUP|M|A|MT|FLEX|FLEXT|MAS|K)\s*\(([^;]*?)\)\s*;",
+                         text):
+        macro = m.group(1)
+        args = [a.strip() for a in m.group(2).split(",")]
+        if macro == "BEGIN_GROUP":
+            current = "%s %s" % (args[0], args[2])
+            groups.setdefault(current, set())
+        elif macro == "END_GROUP":
+            current = None
+        elif macro == "K":
+            consts.add(args[1])
+        elif current is None:
+            raise SystemExit("%s outside a group: %s" % (macro, m.group(0)))
+        elif macro == "MAS":
+            groups[current].add(args[1])
+        else:
+            groups[current].add(args[0])
+    return groups, consts
+
+
+def main():
+    check, headers = sys.argv[1], sys.argv[2:]
+    upstream, upstream_consts = parse_headers(headers)
+    groups, consts = parse_check(check)
+    n, failed = 0, 0
+    for name in upstream.order:
+        n += 1
+        members = [p for p, _ in upstream.types[name]]
+        if name not in groups:
+            failed += 1
+            print("not ok %d - %s has no group" % (n, name))
+            continue
+        missing = [m for m in members if m not in groups[name]]
+        if missing:
+            failed += 1
+            print("not ok %d - %s: unchecked %s" % (n, name, ", ".join(missing)))
+        else:
+            print("ok %d - %s: all %d members checked" % (n, name, len(members)))
+    n += 1
+    missing = [c for c in upstream_consts if c not in consts]
+    if missing:
+        failed += 1
+        print("not ok %d - constants unchecked: %s" % (n, ", ".join(missing)))
+    else:
+        print("ok %d - all %d constants checked" % (n, len(upstream_consts)))
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
