@@ -15,9 +15,13 @@ QEMU_TIMEOUT ?= 1500
 JOBS ?= $(shell nproc)
 # CI treats every warning as an error; so do we, always.
 KERNEL_W ?= 1
+VERSION := $(shell sed -n 's/^\#define OPENVERBS_VERSION[[:space:]]*"\(.*\)"/\1/p' $(TOP)/kernel/uverbs.h)
+DKMS_SRC := $(BUILD)/dkms/src/openverbs-$(VERSION)
+DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
-	unit-test kabi-check qemu-test test demo check clean
+	unit-test kabi-check qemu-test test demo check clean \
+	dkms-source dkms-build dkms-test dkms-install dkms-remove
 
 all: kernel userspace selftests
 
@@ -29,6 +33,8 @@ help:
 	@echo "make qemu-test   selftests in QEMU (UVERBS=ours|intree)"
 	@echo "make kabi-check  compare exported symbol CRCs with the kernel's Module.symvers"
 	@echo "make check       checkpatch + sparse on the kernel module"
+	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
+	@echo "make dkms-test   dkms build here, dkms install + modprobe rdma_rxe in QEMU"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR) UVERBS=$(UVERBS)"
 
 # ---------------------------------------------------------------- setup
@@ -48,7 +54,7 @@ kernel:
 	@find $(BUILD)/kernel -maxdepth 1 -xtype l -delete
 	@for f in $(TOP)/kernel/Kbuild $(TOP)/kernel/*.[ch]; do \
 		ln -sfn $$f $(BUILD)/kernel/$$(basename $$f); done
-	$(MAKE) -C $(KDIR) M=$(BUILD)/kernel OVB_UAPI=$(TOP)/uapi W=$(KERNEL_W) modules
+	$(MAKE) -C $(KDIR) M=$(BUILD)/kernel OVB_UAPI=$(TOP)/uapi OVB_WERROR=y W=$(KERNEL_W) modules
 
 userspace:
 	cmake -S $(TOP)/userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -85,6 +91,37 @@ demo: ensure-setup
 check: kernel
 	$(TOP)/kernel/check-style $(TOP)/kernel
 	$(MAKE) -C $(KDIR) M=$(BUILD)/kernel OVB_UAPI=$(TOP)/uapi C=2 W=$(KERNEL_W) modules
+
+# ---------------------------------------------------------------- dkms
+# The source tree dkms wants: dkms.conf, Kbuild and sources, uapi/.
+dkms-source:
+	@test -n "$(VERSION)" || { echo "no OPENVERBS_VERSION in kernel/uverbs.h" >&2; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)/uapi
+	cp $(TOP)/kernel/Kbuild $(TOP)/kernel/*.[ch] $(DKMS_SRC)/
+	cp -r $(TOP)/uapi/openverbs $(DKMS_SRC)/uapi/
+	sed 's/@VERSION@/$(VERSION)/' $(TOP)/kernel/dkms.conf >$(DKMS_SRC)/dkms.conf
+
+# dkms add + build in a private tree under build/ (the machine's dkms state
+# is untouched); dkms-test installs from it inside the guest.
+dkms-build: dkms-source
+	rm -rf $(BUILD)/dkms/tree
+	mkdir -p $(BUILD)/dkms/tree
+	dkms add $(DKMS_TREES) -m openverbs -v $(VERSION)
+	dkms build $(DKMS_TREES) -m openverbs -v $(VERSION) -k $(KVER)
+
+dkms-test: dkms-build
+	$(TOP)/qemu/run --uverbs=none --timeout $(QEMU_TIMEOUT) -- \
+		$(TOP)/qemu/dkms-guest $(BUILD)/dkms $(VERSION) $(KVER)
+
+# On a node: the real thing, in /usr/src and dkms' own tree.
+dkms-install: dkms-source
+	cp -r $(DKMS_SRC) /usr/src/
+	dkms add -m openverbs -v $(VERSION)
+	dkms install -m openverbs -v $(VERSION) -k $(KVER)
+
+dkms-remove:
+	dkms remove -m openverbs -v $(VERSION) --all
 
 clean:
 	rm -rf $(BUILD)
