@@ -10,6 +10,11 @@ TOP := $(CURDIR)
 BUILD ?= $(TOP)/build
 KVER ?= $(shell $(TOP)/kernel/target-kver)
 KDIR ?= /lib/modules/$(KVER)/build
+# Where Kbuild puts the objects of this KVER (another flavor: its own dir).
+KOBJ ?= $(BUILD)/kernel
+# The other Debian 6.1 flavors we must compile on (PREEMPT_RT shows locking
+# mistakes); make setup installs their headers.
+FLAVORS := cloud-amd64 rt-amd64
 UVERBS ?= ours
 QEMU_TIMEOUT ?= 1500
 JOBS ?= $(shell nproc)
@@ -21,7 +26,7 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
 	unit-test kabi-check qemu-test test demo check clean \
-	dkms-source dkms-build dkms-test dkms-install dkms-remove
+	kernel-flavors dkms-source dkms-build dkms-test dkms-install dkms-remove
 
 all: kernel userspace selftests
 
@@ -31,6 +36,7 @@ help:
 	@echo "make setup       install the Debian packages the project needs (root)"
 	@echo "make             build kernel module, userspace library and selftests into build/"
 	@echo "make qemu-test   selftests in QEMU (UVERBS=ours|intree)"
+	@echo "make kernel-flavors  compile for the cloud-amd64 and rt-amd64 headers too"
 	@echo "make kabi-check  compare exported symbol CRCs with the kernel's Module.symvers"
 	@echo "make check       checkpatch + sparse on the kernel module"
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
@@ -50,11 +56,20 @@ ensure-setup:
 # build/kernel and the source tree stays clean.
 kernel:
 	@test -n "$(KVER)" || { echo "no 6.1.0-*-amd64 kernel headers found: run 'make setup'" >&2; exit 1; }
-	@mkdir -p $(BUILD)/kernel
-	@find $(BUILD)/kernel -maxdepth 1 -xtype l -delete
+	@mkdir -p $(KOBJ)
+	@find $(KOBJ) -maxdepth 1 -xtype l -delete
 	@for f in $(TOP)/kernel/Kbuild $(TOP)/kernel/*.[ch]; do \
-		ln -sfn $$f $(BUILD)/kernel/$$(basename $$f); done
-	$(MAKE) -C $(KDIR) M=$(BUILD)/kernel OVB_UAPI=$(TOP)/uapi OVB_WERROR=y W=$(KERNEL_W) modules
+		ln -sfn $$f $(KOBJ)/$$(basename $$f); done
+	$(MAKE) -C $(KDIR) M=$(KOBJ) OVB_UAPI=$(TOP)/uapi OVB_WERROR=y W=$(KERNEL_W) modules
+
+# Compile (warnings are errors) for every other flavor's headers.
+kernel-flavors:
+	@for f in $(FLAVORS); do \
+		kv=$$($(TOP)/kernel/target-kver $$f); \
+		test -n "$$kv" || { echo "no linux-headers-6.1.0-*-$$f: run 'make setup'" >&2; exit 1; }; \
+		$(MAKE) --no-print-directory kernel KVER=$$kv KDIR=/lib/modules/$$kv/build \
+			KOBJ=$(BUILD)/kernel-$$f || exit 1; \
+	done
 
 userspace:
 	cmake -S $(TOP)/userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -80,6 +95,7 @@ qemu-test: kernel selftests
 
 test: ensure-setup
 	$(MAKE) all
+	$(MAKE) kernel-flavors
 	$(MAKE) unit-test
 	$(MAKE) kabi-check
 	$(MAKE) qemu-test
