@@ -18,12 +18,24 @@
 static const struct uverbs_write_cmd *const uverbs_cmd_tables[] = {
 	uverbs_device_cmds,
 	uverbs_event_cmds,
+	uverbs_cq_cmds,
+	uverbs_srq_cmds,
+	uverbs_wq_cmds,
+	uverbs_rwq_ind_tbl_cmds,
+	uverbs_flow_cmds,
 };
 
 /* Every object type the module serves, with the driver op it needs. */
 static const struct uverbs_object_decl uverbs_object_defs[] = {
 	{ UVERBS_OBJECT_ASYNC_EVENT, &uverbs_async_event_type.type },
 	{ UVERBS_OBJECT_COMP_CHANNEL, &uverbs_comp_channel_type.type },
+	{ UVERBS_OBJECT_CQ, &uverbs_cq_type.type, UVERBS_NEEDS(destroy_cq) },
+	{ UVERBS_OBJECT_SRQ, &uverbs_srq_type.type, UVERBS_NEEDS(destroy_srq) },
+	{ UVERBS_OBJECT_WQ, &uverbs_wq_type.type, UVERBS_NEEDS(destroy_wq) },
+	{ UVERBS_OBJECT_RWQ_IND_TBL, &uverbs_rwq_ind_tbl_type.type,
+	  UVERBS_NEEDS(destroy_rwq_ind_table) },
+	{ UVERBS_OBJECT_FLOW, &uverbs_flow_type.type,
+	  UVERBS_NEEDS(destroy_flow) },
 	{ }
 };
 

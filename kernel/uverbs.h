@@ -283,6 +283,7 @@ extern const struct uverbs_write_cmd uverbs_srq_cmds[];
 extern const struct uverbs_write_cmd uverbs_xrcd_cmds[];
 extern const struct uverbs_write_cmd uverbs_wq_cmds[];
 extern const struct uverbs_write_cmd uverbs_flow_cmds[];
+extern const struct uverbs_write_cmd uverbs_rwq_ind_tbl_cmds[];
 extern const struct uverbs_write_cmd uverbs_event_cmds[];
 
 /* ------------------------------------------------------- object types */
@@ -394,6 +395,11 @@ void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj);
 int ib_uverbs_dealloc_xrcd(struct ib_uobject *uobject, struct ib_xrcd *xrcd,
 			   enum rdma_remove_reason why,
 			   struct uverbs_attr_bundle *attrs);
+int ib_uverbs_kern_spec_to_ib_spec_filter(enum ib_flow_spec_type type,
+					  const void *kern_spec_mask,
+					  const void *kern_spec_val,
+					  size_t kern_filter_sz,
+					  union ib_flow_spec *ib_spec);
 
 static inline void uverbs_init_udata(struct ib_udata *udata,
 				     const void __user *ibuf, void __user *obuf,

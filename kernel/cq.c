@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * openverbs ib_uverbs: completion queues.
+ *
+ * A CQ uobject is an ib_ucq_object: besides the async-event bookkeeping
+ * every event-reporting object has, it counts the completion notifications
+ * read from its channel and links the unread ones, so DESTROY_CQ can drop
+ * them and tell the user how many it received.  The channel, if any, is
+ * the CQ's cq_context; ib_uverbs_comp_handler() (event.c) queues there.
+ */
+
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <rdma/opa_addr.h>
+
+#include "uverbs.h"
+
+static struct ib_cq *uverbs_cq_get(u32 handle, struct uverbs_attr_bundle *attrs)
+{
+	return uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, handle, attrs);
+}
+
+/* ib_cq::uobject is the ib_ucq_object, not the ib_uobject inside it. */
+static void uverbs_cq_put(struct ib_cq *cq)
+{
+	rdma_lookup_put_uobject(&cq->uobject->uevent.uobject,
+				UVERBS_LOOKUP_READ);
+}
+
+/*
+ * CREATE_CQ and EX_CREATE_CQ: the legacy request is widened to the
+ * extended one, so both take the same checks in the same order.
+ */
+static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
+				   const struct ib_uverbs_ex_create_cq *cmd)
+{
+	struct ib_uverbs_completion_event_file *channel = NULL;
+	struct ib_uverbs_ex_create_cq_resp resp = {};
+	struct ib_cq_init_attr init = {
+		.cqe = cmd->cqe,
+		.comp_vector = cmd->comp_vector,
+		.flags = cmd->flags,
+	};
+	struct ib_ucq_object *ucq;
+	struct ib_device *ibdev;
+	struct ib_uobject *uobj;
+	struct ib_cq *cq;
+	int ret;
+
+	if (cmd->comp_vector >= attrs->ufile->device->num_comp_vectors)
+		return -EINVAL;
+
+	uobj = uobj_alloc(UVERBS_OBJECT_CQ, attrs, &ibdev);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	ucq = container_of(uobj, struct ib_ucq_object, uevent.uobject);
+	uobj->user_handle = cmd->user_handle;
+	INIT_LIST_HEAD(&ucq->comp_list);
+	INIT_LIST_HEAD(&ucq->uevent.event_list);
+
+	/* A negative channel means "no notifications". */
+	if (cmd->comp_channel >= 0) {
+		channel = uverbs_lookup_comp_file(cmd->comp_channel, attrs);
+		if (IS_ERR(channel)) {
+			ret = PTR_ERR(channel);
+			goto err_uobj;
+		}
+	}
+
+	cq = rdma_zalloc_drv_obj(ibdev, ib_cq);
+	if (!cq) {
+		ret = -ENOMEM;
+		goto err_channel;
+	}
+	cq->device = ibdev;
+	cq->uobject = ucq;
+	cq->comp_handler = ib_uverbs_comp_handler;
+	cq->event_handler = ib_uverbs_cq_event_handler;
+	cq->cq_context = channel ? &channel->ev_queue : NULL;
+	atomic_set(&cq->usecnt, 0);
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, NULL);
+
+	ret = ibdev->ops.create_cq(cq, &init, &attrs->driver_udata);
+	if (ret)
+		goto err_cq;
+	rdma_restrack_add(&cq->res);
+
+	uobj->object = cq;
+	ucq->uevent.event_file = READ_ONCE(attrs->ufile->default_async_file);
+	if (ucq->uevent.event_file)
+		uverbs_uobject_get(&ucq->uevent.event_file->uobj);
+	/* From here a failure (the response copy) destroys the CQ again. */
+	uobj_finalize_uobj_create(uobj, attrs);
+
+	resp.base.cq_handle = uobj->id;
+	resp.base.cqe = cq->cqe;
+	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
+	return uverbs_response(attrs, &resp, sizeof(resp));
+
+err_cq:
+	rdma_restrack_put(&cq->res);
+	kfree(cq);
+err_channel:
+	if (channel)
+		ib_uverbs_release_ucq(channel, ucq);
+err_uobj:
+	uobj_alloc_abort(uobj, attrs);
+	return ret;
+}
+
+static int uverbs_create_cq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_create_cq ex = {};
+	struct ib_uverbs_create_cq cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	/* The legacy command has no flags; its reserved word is ignored. */
+	ex.user_handle = cmd.user_handle;
+	ex.cqe = cmd.cqe;
+	ex.comp_vector = cmd.comp_vector;
+	ex.comp_channel = cmd.comp_channel;
+	return uverbs_create_cq_common(attrs, &ex);
+}
+
+static int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_create_cq cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (cmd.comp_mask || cmd.reserved)
+		return -EINVAL;
+	return uverbs_create_cq_common(attrs, &cmd);
+}
+
+static int uverbs_resize_cq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_resize_cq_resp resp = {};
+	struct ib_uverbs_resize_cq cmd;
+	struct ib_cq *cq;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	cq = uverbs_cq_get(cmd.cq_handle, attrs);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+
+	ret = cq->device->ops.resize_cq(cq, cmd.cqe, &attrs->driver_udata);
+	if (!ret) {
+		resp.cqe = cq->cqe;
+		ret = uverbs_response(attrs, &resp, sizeof(resp));
+	}
+	uverbs_cq_put(cq);
+	return ret;
+}
+
+/* One work completion in the ABI's layout. */
+static int uverbs_copy_wc(struct ib_device *ibdev, struct ib_uverbs_wc __user *dst,
+			  const struct ib_wc *wc)
+{
+	struct ib_uverbs_wc uwc = {
+		.wr_id = wc->wr_id,
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.vendor_err = wc->vendor_err,
+		.byte_len = wc->byte_len,
+		.ex.imm_data = wc->ex.imm_data,
+		.qp_num = wc->qp->qp_num,
+		.src_qp = wc->src_qp,
+		.wc_flags = wc->wc_flags,
+		.pkey_index = wc->pkey_index,
+		.sl = wc->sl,
+		.dlid_path_bits = wc->dlid_path_bits,
+		.port_num = wc->port_num,
+	};
+
+	/* The ABI has 16 bits for the source LID; OPA LIDs are folded. */
+	if (rdma_cap_opa_ah(ibdev, wc->port_num))
+		uwc.slid = OPA_TO_IB_UCAST_LID(wc->slid);
+	else
+		uwc.slid = ib_lid_cpu16(wc->slid);
+
+	return copy_to_user(dst, &uwc, sizeof(uwc)) ? -EFAULT : 0;
+}
+
+/*
+ * POLL_CQ: the completions go right behind the 8-byte count header in the
+ * response buffer; the count is written last.  A completion that cannot be
+ * copied out fails the command (it is consumed, as in 6.1).
+ */
+static int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_poll_cq_resp __user *out = attrs->ucore.outbuf;
+	struct ib_uverbs_poll_cq_resp head = {};
+	struct ib_uverbs_poll_cq cmd;
+	struct ib_cq *cq;
+	struct ib_wc wc;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	cq = uverbs_cq_get(cmd.cq_handle, attrs);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+
+	for (; head.count < cmd.ne; head.count++) {
+		ret = ib_poll_cq(cq, 1, &wc);
+		if (ret <= 0)
+			break;
+		ret = uverbs_copy_wc(cq->device, &out->wc[head.count], &wc);
+		if (ret)
+			break;
+	}
+	if (ret >= 0)
+		ret = copy_to_user(out, &head, sizeof(head)) ? -EFAULT : 0;
+
+	uverbs_cq_put(cq);
+	return ret;
+}
+
+static int uverbs_req_notify_cq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_req_notify_cq cmd;
+	struct ib_cq *cq;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	cq = uverbs_cq_get(cmd.cq_handle, attrs);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+
+	/* Arming cannot fail as far as the user is told. */
+	ib_req_notify_cq(cq, cmd.solicited_only ? IB_CQ_SOLICITED :
+						  IB_CQ_NEXT_COMP);
+	uverbs_cq_put(cq);
+	return 0;
+}
+
+static int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_destroy_cq_resp resp = {};
+	struct ib_uverbs_destroy_cq cmd;
+	struct ib_ucq_object *ucq;
+	struct ib_uobject *uobj;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	uobj = uobj_get_destroy(UVERBS_OBJECT_CQ, cmd.cq_handle, attrs);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+
+	/* The counters outlive the CQ as long as we hold the uobject. */
+	ucq = container_of(uobj, struct ib_ucq_object, uevent.uobject);
+	resp.comp_events_reported = ucq->comp_events_reported;
+	resp.async_events_reported = ucq->uevent.events_reported;
+	uobj_put_destroy(uobj);
+
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+/* EX_MODIFY_CQ: interrupt moderation is the only attribute there is. */
+static int uverbs_ex_modify_cq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_modify_cq cmd;
+	struct ib_cq *cq;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (!cmd.attr_mask || cmd.reserved)
+		return -EINVAL;
+	if (cmd.attr_mask > IB_CQ_MODERATE)
+		return -EOPNOTSUPP;
+
+	cq = uverbs_cq_get(cmd.cq_handle, attrs);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+
+	ret = rdma_set_cq_moderation(cq, cmd.attr.cq_count, cmd.attr.cq_period);
+	uverbs_cq_put(cq);
+	return ret;
+}
+
+/*
+ * Every reason a CQ goes away: the driver may refuse while QPs, SRQs or
+ * WQs still use it (EBUSY: a user DESTROY fails, the file teardown retries
+ * after destroying those).  Unread notifications go with it.
+ */
+static int uverbs_free_cq(struct ib_uobject *uobj, enum rdma_remove_reason why,
+			  struct uverbs_attr_bundle *attrs)
+{
+	struct ib_ucq_object *ucq =
+		container_of(uobj, struct ib_ucq_object, uevent.uobject);
+	struct ib_cq *cq = uobj->object;
+	struct ib_uverbs_event_queue *ev_queue = cq->cq_context;
+	int ret;
+
+	ret = ib_destroy_cq_user(cq, &attrs->driver_udata);
+	if (ret)
+		return ret;
+
+	ib_uverbs_release_ucq(ev_queue ?
+			      container_of(ev_queue,
+					   struct ib_uverbs_completion_event_file,
+					   ev_queue) : NULL,
+			      ucq);
+	return 0;
+}
+
+const struct uverbs_obj_idr_type uverbs_cq_type = {
+	.type = {
+		.type_class = &uverbs_idr_class,
+		.obj_size = sizeof(struct ib_ucq_object),
+	},
+	.destroy_object = uverbs_free_cq,
+};
+
+const struct uverbs_write_cmd uverbs_cq_cmds[] = {
+	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_CQ, uverbs_create_cq,
+		     struct ib_uverbs_create_cq, struct ib_uverbs_create_cq_resp,
+		     1, UVERBS_NEEDS(create_cq), UVERBS_NEEDS(destroy_cq)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_CQ, uverbs_destroy_cq,
+		     struct ib_uverbs_destroy_cq,
+		     struct ib_uverbs_destroy_cq_resp, 0,
+		     UVERBS_NEEDS(destroy_cq)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_POLL_CQ, uverbs_poll_cq,
+		     struct ib_uverbs_poll_cq, struct ib_uverbs_poll_cq_resp,
+		     0, UVERBS_NEEDS(poll_cq), UVERBS_NEEDS(destroy_cq)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, uverbs_req_notify_cq,
+		     struct ib_uverbs_req_notify_cq, struct uverbs_no_resp, 0,
+		     UVERBS_NEEDS(req_notify_cq), UVERBS_NEEDS(destroy_cq)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_RESIZE_CQ, uverbs_resize_cq,
+		     struct ib_uverbs_resize_cq, struct ib_uverbs_resize_cq_resp,
+		     1, UVERBS_NEEDS(resize_cq), UVERBS_NEEDS(destroy_cq)),
+	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_CQ, uverbs_ex_create_cq,
+			offsetofend(struct ib_uverbs_ex_create_cq, reserved),
+			offsetofend(struct ib_uverbs_ex_create_cq_resp,
+				    response_length),
+			UVERBS_NEEDS(create_cq), UVERBS_NEEDS(destroy_cq)),
+	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_CQ, uverbs_ex_modify_cq,
+			sizeof(struct ib_uverbs_ex_modify_cq), 0,
+			UVERBS_NEEDS(modify_cq), UVERBS_NEEDS(destroy_cq)),
+	{ }
+};

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * openverbs ib_uverbs: shared receive queues.
+ *
+ * Three kinds: basic (a PD), XRC (also an XRC domain and a CQ) and tag
+ * matching (also a CQ).  ib_core's ib_create_srq_user() takes the
+ * references on PD, CQ and XRCD device objects; here we hold the XRCD
+ * uobject's refcnt so CLOSE_XRCD refuses while an XRC SRQ uses it.
+ * POST_SRQ_RECV lives with the other post paths (qp.c).
+ */
+
+#include "uverbs.h"
+
+static struct ib_srq *uverbs_srq_get(u32 handle,
+				     struct uverbs_attr_bundle *attrs)
+{
+	return uobj_get_obj_read(srq, UVERBS_OBJECT_SRQ, handle, attrs);
+}
+
+static void uverbs_srq_put(struct ib_srq *srq)
+{
+	rdma_lookup_put_uobject(&srq->uobject->uevent.uobject,
+				UVERBS_LOOKUP_READ);
+}
+
+/* The read locks CREATE_XSRQ holds while the driver builds the SRQ. */
+struct uverbs_srq_deps {
+	struct ib_uobject *xrcd_uobj;
+	struct ib_cq *cq;
+	struct ib_pd *pd;
+};
+
+static void uverbs_srq_put_deps(struct uverbs_srq_deps *deps)
+{
+	if (deps->pd)
+		uobj_put_obj_read(deps->pd);
+	if (deps->cq)
+		rdma_lookup_put_uobject(&deps->cq->uobject->uevent.uobject,
+					UVERBS_LOOKUP_READ);
+	if (deps->xrcd_uobj)
+		uobj_put_read(deps->xrcd_uobj);
+}
+
+/*
+ * Looks up what an SRQ of @cmd's type needs, in the order 6.1 does (so a
+ * request with several bad handles fails with the same errno): XRCD, CQ,
+ * then PD.  Any bad XRCD handle is EINVAL.
+ */
+static int uverbs_srq_get_deps(const struct ib_uverbs_create_xsrq *cmd,
+			       struct ib_srq_init_attr *init,
+			       struct ib_usrq_object *usrq,
+			       struct uverbs_srq_deps *deps,
+			       struct uverbs_attr_bundle *attrs)
+{
+	struct ib_cq *cq;
+	struct ib_pd *pd;
+
+	if (cmd->srq_type == IB_SRQT_XRC) {
+		struct ib_uobject *uobj;
+
+		uobj = uobj_get_read(UVERBS_OBJECT_XRCD, cmd->xrcd_handle,
+				     attrs);
+		if (IS_ERR(uobj))
+			return -EINVAL;
+		deps->xrcd_uobj = uobj;
+		if (!uobj->object)
+			return -EINVAL;
+		init->ext.xrc.xrcd = uobj->object;
+		usrq->uxrcd = container_of(uobj, struct ib_uxrcd_object,
+					   uobject);
+		atomic_inc(&usrq->uxrcd->refcnt);
+	}
+
+	if (ib_srq_has_cq(cmd->srq_type)) {
+		cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, cmd->cq_handle,
+				       attrs);
+		if (IS_ERR(cq))
+			return PTR_ERR(cq);
+		deps->cq = cq;
+		init->ext.cq = cq;
+	}
+
+	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	deps->pd = pd;
+	return 0;
+}
+
+/* CREATE_SRQ and CREATE_XSRQ; the legacy request is a basic SRQ. */
+static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
+				     const struct ib_uverbs_create_xsrq *cmd)
+{
+	struct ib_uverbs_create_srq_resp resp = {};
+	struct ib_srq_init_attr init = {
+		.event_handler = ib_uverbs_srq_event_handler,
+		.srq_type = cmd->srq_type,
+		.attr = {
+			.max_wr = cmd->max_wr,
+			.max_sge = cmd->max_sge,
+			.srq_limit = cmd->srq_limit,
+		},
+	};
+	struct uverbs_srq_deps deps = {};
+	struct ib_usrq_object *usrq;
+	struct ib_device *ibdev;
+	struct ib_uobject *uobj;
+	struct ib_srq *srq;
+	int ret;
+
+	uobj = uobj_alloc(UVERBS_OBJECT_SRQ, attrs, &ibdev);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	usrq = container_of(uobj, struct ib_usrq_object, uevent.uobject);
+	uobj->user_handle = cmd->user_handle;
+	INIT_LIST_HEAD(&usrq->uevent.event_list);
+
+	if (cmd->srq_type == IB_SRQT_TM)
+		init.ext.tag_matching.max_num_tags = cmd->max_num_tags;
+
+	ret = uverbs_srq_get_deps(cmd, &init, usrq, &deps, attrs);
+	if (ret)
+		goto err_deps;
+
+	srq = ib_create_srq_user(deps.pd, &init, usrq, &attrs->driver_udata);
+	if (IS_ERR(srq)) {
+		ret = PTR_ERR(srq);
+		goto err_deps;
+	}
+
+	uobj->object = srq;
+	usrq->uevent.event_file = READ_ONCE(attrs->ufile->default_async_file);
+	if (usrq->uevent.event_file)
+		uverbs_uobject_get(&usrq->uevent.event_file->uobj);
+
+	if (cmd->srq_type == IB_SRQT_XRC)
+		resp.srqn = srq->ext.xrc.srq_num;
+	/* The driver may have rounded the sizes up. */
+	resp.max_wr = init.attr.max_wr;
+	resp.max_sge = init.attr.max_sge;
+
+	uverbs_srq_put_deps(&deps);
+	uobj_finalize_uobj_create(uobj, attrs);
+
+	resp.srq_handle = uobj->id;
+	return uverbs_response(attrs, &resp, sizeof(resp));
+
+err_deps:
+	if (usrq->uxrcd)
+		atomic_dec(&usrq->uxrcd->refcnt);
+	uverbs_srq_put_deps(&deps);
+	uobj_alloc_abort(uobj, attrs);
+	return ret;
+}
+
+static int uverbs_create_srq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_create_xsrq xcmd = {};
+	struct ib_uverbs_create_srq cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	xcmd.response = cmd.response;
+	xcmd.user_handle = cmd.user_handle;
+	xcmd.srq_type = IB_SRQT_BASIC;
+	xcmd.pd_handle = cmd.pd_handle;
+	xcmd.max_wr = cmd.max_wr;
+	xcmd.max_sge = cmd.max_sge;
+	xcmd.srq_limit = cmd.srq_limit;
+	return uverbs_create_xsrq_common(attrs, &xcmd);
+}
+
+static int uverbs_create_xsrq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_create_xsrq cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	return uverbs_create_xsrq_common(attrs, &cmd);
+}
+
+/* The attribute mask goes to the driver unchecked, as in 6.1. */
+static int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_modify_srq cmd;
+	struct ib_srq_attr attr = {};
+	struct ib_srq *srq;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	srq = uverbs_srq_get(cmd.srq_handle, attrs);
+	if (IS_ERR(srq))
+		return PTR_ERR(srq);
+
+	attr.max_wr = cmd.max_wr;
+	attr.srq_limit = cmd.srq_limit;
+	ret = srq->device->ops.modify_srq(srq, &attr, cmd.attr_mask,
+					  &attrs->driver_udata);
+	uverbs_srq_put(srq);
+	return ret;
+}
+
+static int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_query_srq_resp resp = {};
+	struct ib_uverbs_query_srq cmd;
+	struct ib_srq_attr attr = {};
+	struct ib_srq *srq;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	srq = uverbs_srq_get(cmd.srq_handle, attrs);
+	if (IS_ERR(srq))
+		return PTR_ERR(srq);
+	ret = ib_query_srq(srq, &attr);
+	uverbs_srq_put(srq);
+	if (ret)
+		return ret;
+
+	resp.max_wr = attr.max_wr;
+	resp.max_sge = attr.max_sge;
+	resp.srq_limit = attr.srq_limit;
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_destroy_srq_resp resp = {};
+	struct ib_uverbs_destroy_srq cmd;
+	struct ib_uevent_object *uevent;
+	struct ib_uobject *uobj;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	uobj = uobj_get_destroy(UVERBS_OBJECT_SRQ, cmd.srq_handle, attrs);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+
+	uevent = container_of(uobj, struct ib_uevent_object, uobject);
+	resp.events_reported = uevent->events_reported;
+	uobj_put_destroy(uobj);
+
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+/*
+ * ib_destroy_srq_user() refuses (EBUSY) while QPs use the SRQ; on success
+ * it drops the PD/CQ/XRCD device references, we drop the uobject ones.
+ */
+static int uverbs_free_srq(struct ib_uobject *uobj, enum rdma_remove_reason why,
+			   struct uverbs_attr_bundle *attrs)
+{
+	struct ib_usrq_object *usrq =
+		container_of(uobj, struct ib_usrq_object, uevent.uobject);
+	struct ib_srq *srq = uobj->object;
+	enum ib_srq_type type = srq->srq_type;
+	int ret;
+
+	ret = ib_destroy_srq_user(srq, &attrs->driver_udata);
+	if (ret)
+		return ret;
+
+	if (type == IB_SRQT_XRC)
+		atomic_dec(&usrq->uxrcd->refcnt);
+	ib_uverbs_release_uevent(&usrq->uevent);
+	return 0;
+}
+
+const struct uverbs_obj_idr_type uverbs_srq_type = {
+	.type = {
+		.type_class = &uverbs_idr_class,
+		.obj_size = sizeof(struct ib_usrq_object),
+	},
+	.destroy_object = uverbs_free_srq,
+};
+
+const struct uverbs_write_cmd uverbs_srq_cmds[] = {
+	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_SRQ, uverbs_create_srq,
+		     struct ib_uverbs_create_srq,
+		     struct ib_uverbs_create_srq_resp, 1,
+		     UVERBS_NEEDS(create_srq), UVERBS_NEEDS(destroy_srq)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_XSRQ, uverbs_create_xsrq,
+		     struct ib_uverbs_create_xsrq,
+		     struct ib_uverbs_create_srq_resp, 1,
+		     UVERBS_NEEDS(create_srq), UVERBS_NEEDS(destroy_srq)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_SRQ, uverbs_destroy_srq,
+		     struct ib_uverbs_destroy_srq,
+		     struct ib_uverbs_destroy_srq_resp, 0,
+		     UVERBS_NEEDS(destroy_srq)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_MODIFY_SRQ, uverbs_modify_srq,
+		     struct ib_uverbs_modify_srq, struct uverbs_no_resp, 1,
+		     UVERBS_NEEDS(modify_srq), UVERBS_NEEDS(destroy_srq)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_SRQ, uverbs_query_srq,
+		     struct ib_uverbs_query_srq,
+		     struct ib_uverbs_query_srq_resp, 0,
+		     UVERBS_NEEDS(query_srq), UVERBS_NEEDS(destroy_srq)),
+	{ }
+};

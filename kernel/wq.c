@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * openverbs ib_uverbs: work queues (receive WQs for RSS).
+ *
+ * A WQ has a PD and a CQ, and belongs to receive indirection tables that
+ * count on it through wq->usecnt.  Only extended commands exist.
+ */
+
+#include "uverbs.h"
+
+static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_create_wq_resp resp = {};
+	struct ib_uverbs_ex_create_wq cmd;
+	struct ib_wq_init_attr init = {};
+	struct ib_uwq_object *uwq;
+	struct ib_device *ibdev;
+	struct ib_uobject *uobj;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_wq *wq;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (cmd.comp_mask)
+		return -EOPNOTSUPP;
+
+	uobj = uobj_alloc(UVERBS_OBJECT_WQ, attrs, &ibdev);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	uwq = container_of(uobj, struct ib_uwq_object, uevent.uobject);
+	uobj->user_handle = cmd.user_handle;
+	INIT_LIST_HEAD(&uwq->uevent.event_list);
+
+	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	if (IS_ERR(pd)) {
+		ret = PTR_ERR(pd);
+		goto err_uobj;
+	}
+	cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, cmd.cq_handle, attrs);
+	if (IS_ERR(cq)) {
+		ret = PTR_ERR(cq);
+		goto err_pd;
+	}
+
+	init.cq = cq;
+	init.max_sge = cmd.max_sge;
+	init.max_wr = cmd.max_wr;
+	init.wq_type = cmd.wq_type;
+	init.event_handler = ib_uverbs_wq_event_handler;
+	init.create_flags = cmd.create_flags;
+
+	wq = pd->device->ops.create_wq(pd, &init, &attrs->driver_udata);
+	if (IS_ERR(wq)) {
+		ret = PTR_ERR(wq);
+		goto err_cq;
+	}
+
+	/* The driver allocates the WQ; the core fields are ours to fill. */
+	wq->uobject = uwq;
+	wq->wq_type = init.wq_type;
+	wq->cq = cq;
+	wq->pd = pd;
+	wq->device = pd->device;
+	atomic_set(&wq->usecnt, 0);
+	atomic_inc(&pd->usecnt);
+	atomic_inc(&cq->usecnt);
+	uobj->object = wq;
+	uwq->uevent.event_file = READ_ONCE(attrs->ufile->default_async_file);
+	if (uwq->uevent.event_file)
+		uverbs_uobject_get(&uwq->uevent.event_file->uobj);
+
+	uobj_put_obj_read(pd);
+	rdma_lookup_put_uobject(&cq->uobject->uevent.uobject,
+				UVERBS_LOOKUP_READ);
+	uobj_finalize_uobj_create(uobj, attrs);
+
+	resp.wq_handle = uobj->id;
+	resp.max_sge = init.max_sge;
+	resp.max_wr = init.max_wr;
+	resp.wqn = wq->wq_num;
+	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
+	return uverbs_response(attrs, &resp, sizeof(resp));
+
+err_cq:
+	rdma_lookup_put_uobject(&cq->uobject->uevent.uobject,
+				UVERBS_LOOKUP_READ);
+err_pd:
+	uobj_put_obj_read(pd);
+err_uobj:
+	uobj_alloc_abort(uobj, attrs);
+	return ret;
+}
+
+static int uverbs_ex_destroy_wq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_destroy_wq_resp resp = {};
+	struct ib_uverbs_ex_destroy_wq cmd;
+	struct ib_uwq_object *uwq;
+	struct ib_uobject *uobj;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (cmd.comp_mask)
+		return -EOPNOTSUPP;
+
+	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
+	uobj = uobj_get_destroy(UVERBS_OBJECT_WQ, cmd.wq_handle, attrs);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+
+	uwq = container_of(uobj, struct ib_uwq_object, uevent.uobject);
+	resp.events_reported = uwq->uevent.events_reported;
+	uobj_put_destroy(uobj);
+
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+/*
+ * Fills the state transition the driver is asked for: a state the user
+ * does not name is the WQ's current one.  6.1 leaks the WQ's read lock
+ * when it rejects a state here; we return the same errno without the leak.
+ */
+static int uverbs_wq_modify_attr(const struct ib_uverbs_ex_modify_wq *cmd,
+				 const struct ib_wq *wq, struct ib_wq_attr *attr)
+{
+	if (cmd->attr_mask & IB_WQ_FLAGS) {
+		attr->flags = cmd->flags;
+		attr->flags_mask = cmd->flags_mask;
+	}
+
+	if (cmd->attr_mask & IB_WQ_CUR_STATE) {
+		if (cmd->curr_wq_state > IB_WQS_ERR)
+			return -EINVAL;
+		attr->curr_wq_state = cmd->curr_wq_state;
+	} else {
+		attr->curr_wq_state = wq->state;
+	}
+
+	if (cmd->attr_mask & IB_WQ_STATE) {
+		if (cmd->wq_state > IB_WQS_ERR)
+			return -EINVAL;
+		attr->wq_state = cmd->wq_state;
+	} else {
+		attr->wq_state = attr->curr_wq_state;
+	}
+	return 0;
+}
+
+static int uverbs_ex_modify_wq(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_modify_wq cmd;
+	struct ib_wq_attr attr = {};
+	struct ib_wq *wq;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (!cmd.attr_mask ||
+	    cmd.attr_mask > (IB_WQ_STATE | IB_WQ_CUR_STATE | IB_WQ_FLAGS))
+		return -EINVAL;
+
+	wq = uobj_get_obj_read(wq, UVERBS_OBJECT_WQ, cmd.wq_handle, attrs);
+	if (IS_ERR(wq))
+		return PTR_ERR(wq);
+
+	ret = uverbs_wq_modify_attr(&cmd, wq, &attr);
+	if (!ret)
+		ret = wq->device->ops.modify_wq(wq, &attr, cmd.attr_mask,
+						&attrs->driver_udata);
+	rdma_lookup_put_uobject(&wq->uobject->uevent.uobject,
+				UVERBS_LOOKUP_READ);
+	return ret;
+}
+
+/* EBUSY while an indirection table uses the WQ. */
+static int uverbs_free_wq(struct ib_uobject *uobj, enum rdma_remove_reason why,
+			  struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uwq_object *uwq =
+		container_of(uobj, struct ib_uwq_object, uevent.uobject);
+	int ret;
+
+	ret = ib_destroy_wq_user(uobj->object, &attrs->driver_udata);
+	if (ret)
+		return ret;
+
+	ib_uverbs_release_uevent(&uwq->uevent);
+	return 0;
+}
+
+const struct uverbs_obj_idr_type uverbs_wq_type = {
+	.type = {
+		.type_class = &uverbs_idr_class,
+		.obj_size = sizeof(struct ib_uwq_object),
+	},
+	.destroy_object = uverbs_free_wq,
+};
+
+const struct uverbs_write_cmd uverbs_wq_cmds[] = {
+	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_WQ, uverbs_ex_create_wq,
+			offsetofend(struct ib_uverbs_ex_create_wq, max_sge),
+			offsetofend(struct ib_uverbs_ex_create_wq_resp, wqn),
+			UVERBS_NEEDS(create_wq), UVERBS_NEEDS(destroy_wq)),
+	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_DESTROY_WQ, uverbs_ex_destroy_wq,
+			offsetofend(struct ib_uverbs_ex_destroy_wq, wq_handle),
+			offsetofend(struct ib_uverbs_ex_destroy_wq_resp,
+				    reserved),
+			UVERBS_NEEDS(destroy_wq)),
+	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_WQ, uverbs_ex_modify_wq,
+			offsetofend(struct ib_uverbs_ex_modify_wq,
+				    curr_wq_state), 0,
+			UVERBS_NEEDS(modify_wq), UVERBS_NEEDS(destroy_wq)),
+	{ }
+};
