@@ -23,12 +23,15 @@ static const struct uverbs_write_cmd *const uverbs_cmd_tables[] = {
 	uverbs_wq_cmds,
 	uverbs_rwq_ind_tbl_cmds,
 	uverbs_flow_cmds,
+	uverbs_pd_cmds,		/* WIP: kernel/wip_stubs_cq.c until `mem` */
 };
 
 /* Every object type the module serves, with the driver op it needs. */
 static const struct uverbs_object_decl uverbs_object_defs[] = {
 	{ UVERBS_OBJECT_ASYNC_EVENT, &uverbs_async_event_type.type },
 	{ UVERBS_OBJECT_COMP_CHANNEL, &uverbs_comp_channel_type.type },
+	/* WIP: kernel/wip_stubs_cq.c until `mem` */
+	{ UVERBS_OBJECT_PD, &uverbs_pd_type.type, UVERBS_NEEDS(dealloc_pd) },
 	{ UVERBS_OBJECT_CQ, &uverbs_cq_type.type, UVERBS_NEEDS(destroy_cq) },
 	{ UVERBS_OBJECT_SRQ, &uverbs_srq_type.type, UVERBS_NEEDS(destroy_srq) },
 	{ UVERBS_OBJECT_WQ, &uverbs_wq_type.type, UVERBS_NEEDS(destroy_wq) },

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * openverbs ib_uverbs: WORK IN PROGRESS stand-in for branch `mem`.
+ *
+ * SRQs and WQs need protection domains.  Until pd.c from branch `mem` is
+ * merged, this file gives branch `cq` a minimal ALLOC_PD/DEALLOC_PD with
+ * 6.1 semantics so the SRQ/WQ tests can run.  Dropped at merge.
+ */
+
+#include <linux/slab.h>
+
+#include "uverbs.h"
+
+static int wip_alloc_pd(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_alloc_pd_resp resp = {};
+	struct ib_uverbs_alloc_pd cmd;
+	struct ib_device *ibdev;
+	struct ib_uobject *uobj;
+	struct ib_pd *pd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+
+	uobj = uobj_alloc(UVERBS_OBJECT_PD, attrs, &ibdev);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+
+	pd = rdma_zalloc_drv_obj(ibdev, ib_pd);
+	if (!pd) {
+		uobj_alloc_abort(uobj, attrs);
+		return -ENOMEM;
+	}
+	pd->device = ibdev;
+	pd->uobject = uobj;
+	atomic_set(&pd->usecnt, 0);
+	rdma_restrack_new(&pd->res, RDMA_RESTRACK_PD);
+	rdma_restrack_set_name(&pd->res, NULL);
+
+	ret = ibdev->ops.alloc_pd(pd, &attrs->driver_udata);
+	if (ret) {
+		rdma_restrack_put(&pd->res);
+		kfree(pd);
+		uobj_alloc_abort(uobj, attrs);
+		return ret;
+	}
+	rdma_restrack_add(&pd->res);
+	uobj->object = pd;
+	uobj_finalize_uobj_create(uobj, attrs);
+
+	resp.pd_handle = uobj->id;
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static int wip_dealloc_pd(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_dealloc_pd cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	return uobj_perform_destroy(UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+}
+
+static int wip_free_pd(struct ib_uobject *uobj, enum rdma_remove_reason why,
+		       struct uverbs_attr_bundle *attrs)
+{
+	struct ib_pd *pd = uobj->object;
+
+	if (atomic_read(&pd->usecnt))
+		return -EBUSY;
+	return ib_dealloc_pd_user(pd, &attrs->driver_udata);
+}
+
+const struct uverbs_obj_idr_type uverbs_pd_type = {
+	.type = {
+		.type_class = &uverbs_idr_class,
+		.obj_size = sizeof(struct ib_uobject),
+	},
+	.destroy_object = wip_free_pd,
+};
+
+const struct uverbs_write_cmd uverbs_pd_cmds[] = {
+	UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_PD, wip_alloc_pd,
+		     struct ib_uverbs_alloc_pd, struct ib_uverbs_alloc_pd_resp,
+		     1, UVERBS_NEEDS(alloc_pd), UVERBS_NEEDS(dealloc_pd)),
+	UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_PD, wip_dealloc_pd,
+		     struct ib_uverbs_dealloc_pd, struct uverbs_no_resp, 0,
+		     UVERBS_NEEDS(dealloc_pd)),
+	{ }
+};
