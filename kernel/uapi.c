@@ -99,6 +99,15 @@ static void uverbs_place_write_cmd(const struct uverbs_write_cmd *cmd, void *arg
 
 	if (!uverbs_device_has(b->ibdev, cmd->needs, ARRAY_SIZE(cmd->needs)))
 		return;
+	/*
+	 * A legacy command also needs its bit in the device's command mask:
+	 * ib_core sets the common ones, drivers add the data-path commands
+	 * they want served by the kernel (rxe: POST_SEND and REQ_NOTIFY_CQ,
+	 * not POLL_CQ).
+	 */
+	if (!(cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) &&
+	    !(b->ibdev->uverbs_cmd_mask & BIT_ULL(id)))
+		return;
 	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
 		b->uapi->write_ex_methods[id] = &cmd->method;
 	else
