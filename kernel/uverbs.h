@@ -260,12 +260,17 @@ struct uverbs_write_cmd {
 		      .resp_size = sizeof(_resp) > 1 ? sizeof(_resp) : 0 }, \
 	  .needs = { __VA_ARGS__ } }
 
-/* Extended command: sizes are the minimum the kernel needs. */
+/*
+ * Extended command.  _req_min/_resp_min are upstream's declared minimum
+ * sizes, kept as documentation only: 6.1 records sizes for legacy commands
+ * alone (uapi_create_write()), so it never answers ENOSPC for a short _ex
+ * request or response buffer; the handler zero-extends the request and
+ * truncates the response instead.  We do the same.
+ */
 #define UVERBS_WRITE_EX(_cmd, _fn, _req_min, _resp_min, ...)		\
 	{ .command = (_cmd) | IB_USER_VERBS_CMD_FLAG_EXTENDED,			\
 	  .method = { .handler = (_fn), .is_ex = 1, .has_udata = 1,	\
-		      .has_resp = (_resp_min) != 0,			\
-		      .req_size = (_req_min), .resp_size = (_resp_min) }, \
+		      .has_resp = (_resp_min) != 0 },			\
 	  .needs = { __VA_ARGS__ } }
 
 /* Use as the _resp of commands without a response. */
