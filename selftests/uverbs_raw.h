@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Raw write() commands for the uverbs selftests: legacy and extended
+ * headers built by hand, so a test controls every word the kernel sees.
+ * Helpers return the write() result or -errno.
+ */
+#ifndef UVERBS_RAW_H
+#define UVERBS_RAW_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <rdma/ib_user_verbs.h>
+
+#define UVERBS_DEV "/dev/infiniband/uverbs0"
+
+/* Room for any driver's private response (rxe needs at most 24 bytes). */
+#define RAW_DRV_OUT 64
+
+static inline ssize_t raw_result(ssize_t ret)
+{
+	return ret < 0 ? -errno : ret;
+}
+
+/*
+ * A legacy command: @req (whose first u64 is the response address when
+ * the command has one) of @req_len bytes, @out_len bytes of response
+ * room.  Both lengths must be multiples of 4.
+ */
+static inline ssize_t raw_cmd(int fd, __u32 cmd, const void *req,
+			      size_t req_len, size_t out_len)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		char body[1024];
+	} buf;
+
+	memset(&buf, 0, sizeof(buf));
+	buf.hdr.command = cmd;
+	buf.hdr.in_words = (sizeof(buf.hdr) + req_len) / 4;
+	buf.hdr.out_words = out_len / 4;
+	memcpy(buf.body, req, req_len);
+	return raw_result(write(fd, &buf, sizeof(buf.hdr) + req_len));
+}
+
+/*
+ * An extended command: @req_len bytes of core request followed by
+ * @drv_in_len bytes of driver request (both in @req), the response at
+ * @resp with @resp_len core and @drv_out_len driver bytes.  Lengths are
+ * multiples of 8.
+ */
+static inline ssize_t raw_ex_cmd(int fd, __u32 cmd, const void *req,
+				 size_t req_len, size_t drv_in_len, void *resp,
+				 size_t resp_len, size_t drv_out_len)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_ex_cmd_hdr ex;
+		char body[1024];
+	} buf;
+
+	memset(&buf, 0, sizeof(buf));
+	buf.hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | cmd;
+	buf.hdr.in_words = req_len / 8;
+	buf.hdr.out_words = resp_len / 8;
+	buf.ex.response = (uintptr_t)resp;
+	buf.ex.provider_in_words = drv_in_len / 8;
+	buf.ex.provider_out_words = drv_out_len / 8;
+	memcpy(buf.body, req, req_len + drv_in_len);
+	return raw_result(write(fd, &buf, sizeof(buf.hdr) + sizeof(buf.ex) +
+				req_len + drv_in_len));
+}
+
+static inline int raw_get_context(int fd, struct ib_uverbs_get_context_resp *resp)
+{
+	struct ib_uverbs_get_context req = { .response = (uintptr_t)resp };
+
+	return raw_cmd(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &req, sizeof(req),
+		       sizeof(*resp)) < 0 ? -errno : 0;
+}
+
+static inline int raw_query_device(int fd,
+				   struct ib_uverbs_query_device_resp *resp)
+{
+	struct ib_uverbs_query_device req = { .response = (uintptr_t)resp };
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &req,
+			      sizeof(req), sizeof(*resp));
+
+	return ret < 0 ? ret : 0;
+}
+
+/* ALLOC_PD with room for a driver response; returns the handle or -errno. */
+static inline int raw_alloc_pd(int fd)
+{
+	struct {
+		struct ib_uverbs_alloc_pd_resp core;
+		char drv[RAW_DRV_OUT];
+	} resp = {};
+	struct ib_uverbs_alloc_pd req = { .response = (uintptr_t)&resp };
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_ALLOC_PD, &req, sizeof(req),
+			      sizeof(resp));
+
+	return ret < 0 ? ret : (int)resp.core.pd_handle;
+}
+
+static inline int raw_dealloc_pd(int fd, __u32 handle)
+{
+	struct ib_uverbs_dealloc_pd req = { .pd_handle = handle };
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DEALLOC_PD, &req,
+			      sizeof(req), 0);
+
+	return ret < 0 ? ret : 0;
+}
+
+static inline int raw_create_comp_channel(int fd)
+{
+	struct ib_uverbs_create_comp_channel_resp resp = {};
+	struct ib_uverbs_create_comp_channel req = {
+		.response = (uintptr_t)&resp,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &req,
+			      sizeof(req), sizeof(resp));
+
+	return ret < 0 ? ret : (int)resp.fd;
+}
+
+/* CREATE_CQ; on success *@resp has the handle and the real size. */
+static inline int raw_create_cq(int fd, __u32 cqe, __u32 vector, __s32 channel,
+				__u64 user_handle,
+				struct ib_uverbs_create_cq_resp *resp)
+{
+	struct {
+		struct ib_uverbs_create_cq_resp core;
+		char drv[RAW_DRV_OUT];
+	} out = {};
+	struct ib_uverbs_create_cq req = {
+		.response = (uintptr_t)&out,
+		.user_handle = user_handle,
+		.cqe = cqe,
+		.comp_vector = vector,
+		.comp_channel = channel,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_CQ, &req, sizeof(req),
+			      sizeof(out));
+
+	if (ret < 0)
+		return ret;
+	if (resp)
+		*resp = out.core;
+	return 0;
+}
+
+static inline int raw_destroy_cq(int fd, __u32 handle,
+				 struct ib_uverbs_destroy_cq_resp *resp)
+{
+	struct ib_uverbs_destroy_cq_resp tmp;
+	struct ib_uverbs_destroy_cq req = {
+		.response = (uintptr_t)(resp ? resp : &tmp),
+		.cq_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_CQ, &req,
+			      sizeof(req), sizeof(tmp));
+
+	return ret < 0 ? ret : 0;
+}
+
+/* The name of the RDMA device behind uverbs0 ("rxe0"), or "". */
+static inline const char *raw_ibdev_name(void)
+{
+	static char name[64];
+	FILE *f = fopen("/sys/class/infiniband_verbs/uverbs0/ibdev", "r");
+
+	name[0] = 0;
+	if (f) {
+		if (!fgets(name, sizeof(name), f))
+			name[0] = 0;
+		fclose(f);
+	}
+	name[strcspn(name, "\n")] = 0;
+	return name;
+}
+
+/*
+ * How many objects of @type ("cq", "srq", ...) ib_core's resource tracker
+ * lists (rdma res show), or -1 when the tool cannot tell.  Leak checks.
+ */
+static inline int raw_res_count(const char *type)
+{
+	char cmd[128], line[512];
+	int n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "rdma res show %s 2>/dev/null", type);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (!strncmp(line, "dev ", 4))
+			n++;
+	return pclose(p) == 0 ? n : -1;
+}
+
+#endif /* UVERBS_RAW_H */
