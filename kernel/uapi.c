@@ -80,11 +80,37 @@ struct uverbs_write_build {
 	unsigned int max, max_ex;
 };
 
+/*
+ * Whether the device serves @cmd: it implements every operation the
+ * command needs and, for a legacy command, has its bit in the command
+ * mask (ib_core sets the common ones, drivers add the data-path commands
+ * they want the kernel to serve: rxe POST_SEND and REQ_NOTIFY_CQ, not
+ * POLL_CQ).
+ */
+static bool uverbs_write_cmd_served(const struct uverbs_write_cmd *cmd,
+				    struct ib_device *ibdev)
+{
+	u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+
+	if (!uverbs_device_has(ibdev, cmd->needs, ARRAY_SIZE(cmd->needs)))
+		return false;
+	return (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) ||
+	       (ibdev->uverbs_cmd_mask & BIT_ULL(id));
+}
+
+/*
+ * The tables are sized by the highest command the device serves, as in
+ * 6.1: a number above it is EOPNOTSUPP outright, one below it that the
+ * device lacks gets the "not supported" method (checked as a legacy
+ * command first).
+ */
 static void uverbs_count_write_cmd(const struct uverbs_write_cmd *cmd, void *arg)
 {
 	struct uverbs_write_build *b = arg;
 	u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
 
+	if (!uverbs_write_cmd_served(cmd, b->ibdev))
+		return;
 	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
 		b->max_ex = max(b->max_ex, id);
 	else
@@ -97,16 +123,7 @@ static void uverbs_place_write_cmd(const struct uverbs_write_cmd *cmd, void *arg
 	struct uverbs_write_build *b = arg;
 	u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
 
-	if (!uverbs_device_has(b->ibdev, cmd->needs, ARRAY_SIZE(cmd->needs)))
-		return;
-	/*
-	 * A legacy command also needs its bit in the device's command mask:
-	 * ib_core sets the common ones, drivers add the data-path commands
-	 * they want served by the kernel (rxe: POST_SEND and REQ_NOTIFY_CQ,
-	 * not POLL_CQ).
-	 */
-	if (!(cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) &&
-	    !(b->ibdev->uverbs_cmd_mask & BIT_ULL(id)))
+	if (!uverbs_write_cmd_served(cmd, b->ibdev))
 		return;
 	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
 		b->uapi->write_ex_methods[id] = &cmd->method;
