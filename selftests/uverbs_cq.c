@@ -111,6 +111,9 @@ TEST_F(cq, create_and_destroy)
 	struct ib_uverbs_create_cq_resp cq = {};
 	struct ib_uverbs_destroy_cq_resp dr = { 1, 1 };
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 0x1234, &cq));
 	EXPECT_LE(16, cq.cqe);
 	ASSERT_EQ(0, raw_destroy_cq(self->fd, cq.cq_handle, &dr));
@@ -123,6 +126,9 @@ TEST_F(cq, create_and_destroy)
 TEST_F(cq, comp_vector_must_be_below_num_comp_vectors)
 {
 	struct ib_uverbs_create_cq_resp cq;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	ASSERT_LE(1, self->num_comp_vectors);
 	EXPECT_EQ(-EINVAL, raw_create_cq(self->fd, 4, self->num_comp_vectors,
@@ -138,6 +144,9 @@ TEST_F(cq, comp_channel_must_be_a_channel_of_this_file)
 	struct ib_uverbs_get_context_resp ctx2 = {};
 	struct ib_uverbs_create_cq_resp cq;
 	int other, other_ch, null_fd;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	/* The async event fd is an uverbs event file, but not a channel. */
 	EXPECT_EQ(-EBADF, raw_create_cq(self->fd, 4, 0, self->async_fd, 0, &cq));
@@ -166,6 +175,9 @@ TEST_F(cq, driver_checks_the_size)
 {
 	struct ib_uverbs_create_cq_resp cq;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	EXPECT_EQ(-EINVAL, raw_create_cq(self->fd, 0, 0, -1, 0, &cq));
 	EXPECT_EQ(-EINVAL, raw_create_cq(self->fd, self->dev.max_cqe + 1, 0, -1,
 					 0, &cq));
@@ -179,6 +191,9 @@ TEST_F(cq, driver_gets_the_udata)
 		.cqe = 4,
 		.comp_channel = -1,
 	};
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
@@ -212,6 +227,9 @@ TEST_F(cq, create_with_bad_response_pointer_leaves_nothing)
 	int before = raw_res_count("cq");
 	char *resp;
 	int ch;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	if (before < 0)
 		SKIP(return, "rdma res show cq does not work here");
@@ -253,6 +271,9 @@ TEST_F(cq, ex_create)
 		.comp_channel = -1,
 	};
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	memset(&out, 0xff, sizeof(out));
 	ASSERT_LT(0, raw_ex_cmd(self->fd, IB_USER_VERBS_EX_CMD_CREATE_CQ, &req,
 				sizeof(req), 0, &out, sizeof(out.core),
@@ -290,6 +311,9 @@ TEST_F(cq, ex_create_flags_go_to_the_driver)
 		.flags = IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION,
 	};
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
 	EXPECT_EQ(-EOPNOTSUPP,
@@ -318,6 +342,9 @@ TEST_F(cq, ex_create_short_request_and_response)
 		char drv[RAW_DRV_OUT];
 	} full;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	/* user_handle, cqe, comp_vector, comp_channel: 24 of 32 bytes */
 	ASSERT_LT(0, raw_ex_cmd(self->fd, IB_USER_VERBS_EX_CMD_CREATE_CQ, &req,
 				24, 0, &full, sizeof(full.core),
@@ -338,6 +365,9 @@ TEST_F(cq, destroy_wrong_handle_type_and_other_file)
 	struct ib_uverbs_get_context_resp ctx2 = {};
 	struct ib_uverbs_create_cq_resp cq;
 	int pd, other;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, pd);
@@ -368,6 +398,9 @@ TEST_F(cq, destroy_16_byte_compat)
 		struct ib_uverbs_destroy_cq req;
 	} buf = {};
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_EQ(0, raw_create_cq(self->fd, 4, 0, -1, 0, &cq));
 	buf.hdr.command = IB_USER_VERBS_CMD_DESTROY_CQ;
 	buf.hdr.in_words = 4;
@@ -390,6 +423,9 @@ TEST_F(cq, destroy_with_bad_response_pointer_still_destroys)
 	struct ib_uverbs_create_cq_resp cq;
 	struct ib_uverbs_destroy_cq req = { .response = 8 };
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_EQ(0, raw_create_cq(self->fd, 4, 0, -1, 0, &cq));
 	req.cq_handle = cq.cq_handle;
 	EXPECT_EQ(-EFAULT, raw_cmd(self->fd, IB_USER_VERBS_CMD_DESTROY_CQ, &req,
@@ -402,6 +438,9 @@ TEST_F(cq, cq_resize)
 {
 	struct ib_uverbs_create_cq_resp cq;
 	__u32 cqe = 0;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	ASSERT_EQ(0, raw_create_cq(self->fd, 4, 0, -1, 0, &cq));
 	ASSERT_EQ(0, resize_cq(self->fd, cq.cq_handle, 100, &cqe));
@@ -426,6 +465,9 @@ TEST_F(cq, cq_poll_not_served_for_rxe)
 		struct ib_uverbs_wc wc[4];
 	} out;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
 	ASSERT_EQ(0, raw_create_cq(self->fd, 4, 0, -1, 0, &cq));
@@ -442,6 +484,9 @@ TEST_F(cq, cq_poll_empty)
 		struct ib_uverbs_wc wc[4];
 	} out;
 	struct ib_uverbs_poll_cq req = { .ne = 4 };
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	if (is_rxe())
 		SKIP(return, "rxe has no kernel POLL_CQ (see cq_poll_not_served_for_rxe)");
@@ -470,6 +515,9 @@ TEST_F(cq, cq_req_notify)
 {
 	struct ib_uverbs_create_cq_resp cq;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_EQ(0, raw_create_cq(self->fd, 4, 0, -1, 0, &cq));
 	EXPECT_EQ(0, notify_cq(self->fd, cq.cq_handle, 0));
 	EXPECT_EQ(0, notify_cq(self->fd, cq.cq_handle, 1));
@@ -485,6 +533,9 @@ TEST_F(cq, ex_modify_cq)
 		.attr_mask = 1,	/* IB_CQ_MODERATE */
 		.attr = { .cq_count = 4, .cq_period = 10 },
 	};
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
@@ -502,6 +553,9 @@ TEST_F(cq, channel_outlives_its_fd_while_a_cq_uses_it)
 	int ch = raw_create_comp_channel(self->fd);
 	int i;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_LE(0, ch);
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, raw_create_cq(self->fd, 4, 0, ch, i, &cq[i]));
@@ -517,6 +571,9 @@ TEST_F(cq, commands_need_a_context)
 {
 	struct ib_uverbs_create_cq_resp cq;
 	int fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EINVAL, raw_create_cq(fd, 4, 0, -1, 0, &cq));
@@ -609,6 +666,9 @@ TEST_F(cq_events, completion_event_then_destroy_reports_count)
 	void *ev_ctx;
 	int n = 0, i;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_EQ(0, ibv_req_notify_cq(self->cq, 0));
 	ASSERT_EQ(0, flush_one_recv(self->qp, 42));
 	ASSERT_EQ(1, wait_readable(self->ch->fd, 5000));
@@ -655,6 +715,9 @@ TEST_F(cq_events, unarmed_cq_queues_no_event)
 {
 	struct ibv_wc wc;
 	int n = 0, i;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	ASSERT_EQ(0, flush_one_recv(self->qp, 1));
 	for (i = 0; i < 50 && n == 0; i++) {

@@ -157,6 +157,9 @@ TEST_F(srq, srq_create_query_modify_destroy)
 	struct ib_uverbs_create_srq_resp srq = {};
 	struct ib_uverbs_query_srq_resp q = {};
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_EQ(0, create_srq(self->fd, self->pd, 16, 1, &srq));
 	EXPECT_LE(16, srq.max_wr);
 	EXPECT_LE(1, srq.max_sge);
@@ -193,6 +196,9 @@ TEST_F(srq, pd_is_busy_while_an_srq_uses_it)
 	struct ib_uverbs_create_srq_resp srq;
 	int before = raw_res_count("srq");
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_EQ(0, create_srq(self->fd, self->pd, 8, 1, &srq));
 	if (before >= 0)
 		EXPECT_EQ(before + 1, raw_res_count("srq"));
@@ -207,6 +213,9 @@ TEST_F(srq, bad_pd_handles)
 {
 	struct ib_uverbs_create_cq_resp cq;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	EXPECT_EQ(-ENOENT, create_srq(self->fd, self->pd + 1000, 8, 1, NULL));
 	/* A CQ handle is not a PD handle. */
 	ASSERT_EQ(0, raw_create_cq(self->fd, 4, 0, -1, 0, &cq));
@@ -216,6 +225,8 @@ TEST_F(srq, bad_pd_handles)
 
 TEST_F(srq, driver_checks_sizes)
 {
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
 	EXPECT_EQ(-EINVAL, create_srq(self->fd, self->pd, 0, 1, NULL));
@@ -235,6 +246,9 @@ TEST_F(srq, xsrq_types)
 		.max_wr = 8,
 		.max_sge = 1,
 	};
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
@@ -271,6 +285,9 @@ TEST_F(srq, response_errors)
 	struct ib_uverbs_query_srq_resp q;
 	struct ib_uverbs_query_srq qreq;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	ASSERT_EQ(0, create_srq(self->fd, self->pd, 8, 1, &srq));
 	EXPECT_EQ(-EFAULT, query_srq(self->fd, srq.srq_handle, (void *)8));
 	/* Room for less than the response is malformed. */
@@ -292,6 +309,9 @@ TEST_F(srq, handles_are_per_file_and_typed)
 	struct ib_uverbs_create_srq_resp srq;
 	struct ib_uverbs_query_srq_resp q;
 	int other;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	ASSERT_EQ(0, create_srq(self->fd, self->pd, 8, 1, &srq));
 	/* The PD handle as an SRQ handle. */
@@ -327,6 +347,9 @@ TEST_F(srq, wq_commands_absent_without_driver_support)
 	struct ib_uverbs_ex_destroy_wq dreq = {};
 	struct ib_uverbs_ex_destroy_wq_resp dresp;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
 	EXPECT_EQ(-EOPNOTSUPP, raw_ex_cmd(self->fd, IB_USER_VERBS_EX_CMD_CREATE_WQ,
@@ -350,6 +373,9 @@ TEST_F(srq, rwq_ind_tbl_and_flow_commands_absent_without_driver_support)
 	struct ib_uverbs_create_flow freq = {};
 	struct ib_uverbs_create_flow_resp fresp;
 	struct ib_uverbs_destroy_flow fdreq = {};
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
 
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
