@@ -729,4 +729,58 @@ TEST_F(cq_events, unarmed_cq_queues_no_event)
 	EXPECT_EQ(0, wait_readable(self->ch->fd, 100));
 }
 
+/* ------------------------------------ the same through rdma-core 44 */
+
+/*
+ * libibverbs uses ioctl() for CQ create/destroy where the kernel has it
+ * and write() otherwise; rxe's provider maps the CQ ring the kernel
+ * describes in the driver response.  Either way this must work.
+ */
+TEST(libibverbs_cq_lifecycle)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		.cqe = 16,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+	struct ibv_comp_channel *ch;
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_cq_ex *cqx;
+	struct ibv_cq *cq;
+	struct ibv_wc wc;
+
+	list = ibv_get_device_list(NULL);
+	if (!list || !list[0])
+		SKIP(return, "no RDMA device (run with --hca=rxe)");
+	ctx = ibv_open_device(list[0]);
+	ASSERT_NE(NULL, ctx);
+	ch = ibv_create_comp_channel(ctx);
+	ASSERT_NE(NULL, ch);
+
+	cq = ibv_create_cq(ctx, 32, NULL, ch, 0);
+	ASSERT_NE(NULL, cq);
+	EXPECT_LE(32, cq->cqe);
+	EXPECT_EQ(0, ibv_req_notify_cq(cq, 1));
+	EXPECT_EQ(0, ibv_poll_cq(cq, 1, &wc));
+	ASSERT_EQ(0, ibv_resize_cq(cq, 200));
+	EXPECT_LE(200, cq->cqe);
+	EXPECT_EQ(0, ibv_poll_cq(cq, 1, &wc));
+	/* Still attached to the channel: it refuses to go first. */
+	EXPECT_NE(0, ibv_destroy_comp_channel(ch));
+	EXPECT_EQ(0, ibv_destroy_cq(cq));
+
+	/* The extended create (EX_CREATE_CQ when written). */
+	attr.channel = ch;
+	cqx = ibv_create_cq_ex(ctx, &attr);
+	ASSERT_NE(NULL, cqx);
+	EXPECT_EQ(0, ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)));
+	attr.comp_vector = ctx->num_comp_vectors;
+	EXPECT_EQ(NULL, ibv_create_cq_ex(ctx, &attr));
+	EXPECT_EQ(EINVAL, errno);
+
+	EXPECT_EQ(0, ibv_destroy_comp_channel(ch));
+	EXPECT_EQ(0, ibv_close_device(ctx));
+	ibv_free_device_list(list);
+}
+
 TEST_HARNESS_MAIN

@@ -4,7 +4,8 @@
  * steering through write().  SRQs are tested in depth on rxe; rxe has no
  * WQs, indirection tables or flows, so for those the test checks the
  * answer a device without them gives (EOPNOTSUPP, as in 6.1).  Every
- * expectation is the in-tree 6.1 module's answer.
+ * expectation is the in-tree 6.1 module's answer.  The last test runs the
+ * SRQ verbs through libibverbs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <infiniband/verbs.h>
 
 #include "kselftest_harness.h"
 #include "uverbs_raw.h"
@@ -391,6 +393,50 @@ TEST_F(srq, rwq_ind_tbl_and_flow_commands_absent_without_driver_support)
 	EXPECT_EQ(-EOPNOTSUPP,
 		  raw_ex_cmd(self->fd, IB_USER_VERBS_EX_CMD_DESTROY_FLOW,
 			     &fdreq, sizeof(fdreq), 0, NULL, 0, 0));
+}
+
+/* ------------------------------------ the same through rdma-core 44 */
+
+TEST(libibverbs_srq_lifecycle)
+{
+	struct ibv_srq_init_attr init = {
+		.attr = { .max_wr = 32, .max_sge = 1 },
+	};
+	struct ibv_srq_attr attr = {};
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_srq *srq;
+	struct ibv_pd *pd;
+
+	list = ibv_get_device_list(NULL);
+	if (!list || !list[0])
+		SKIP(return, "no RDMA device (run with --hca=rxe)");
+	ctx = ibv_open_device(list[0]);
+	ASSERT_NE(NULL, ctx);
+	pd = ibv_alloc_pd(ctx);
+	ASSERT_NE(NULL, pd);
+
+	srq = ibv_create_srq(pd, &init);
+	ASSERT_NE(NULL, srq);
+	EXPECT_LE(32, init.attr.max_wr);
+	ASSERT_EQ(0, ibv_query_srq(srq, &attr));
+	EXPECT_LE(32, attr.max_wr);
+	EXPECT_EQ(0, attr.srq_limit);
+	attr.srq_limit = 8;
+	ASSERT_EQ(0, ibv_modify_srq(srq, &attr, IBV_SRQ_LIMIT));
+	ASSERT_EQ(0, ibv_query_srq(srq, &attr));
+	EXPECT_EQ(8, attr.srq_limit);
+	/* The SRQ holds the PD. */
+	EXPECT_EQ(EBUSY, ibv_dealloc_pd(pd));
+	EXPECT_EQ(0, ibv_destroy_srq(srq));
+	EXPECT_EQ(0, ibv_dealloc_pd(pd));
+
+	init.attr.max_wr = 0;
+	EXPECT_EQ(NULL, ibv_create_srq(pd = ibv_alloc_pd(ctx), &init));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, ibv_dealloc_pd(pd));
+	EXPECT_EQ(0, ibv_close_device(ctx));
+	ibv_free_device_list(list);
 }
 
 TEST_HARNESS_MAIN
