@@ -225,6 +225,9 @@ struct uverbs_flow_spec {
 	};
 };
 
+/* 6.1's union of the same members is 88 bytes (the IPv6 spec). */
+static_assert(sizeof(struct uverbs_flow_spec) == 88);
+
 /* A filter spec: header, value, mask, the latter two of equal size. */
 static int uverbs_flow_filter_spec(const struct uverbs_flow_spec *kspec,
 				   union ib_flow_spec *ib_spec)
