@@ -29,7 +29,9 @@
  * A flexible array that may sit in a union.  C needs the array wrapped in
  * a struct with a (zero-sized, GNU) named member; in C++ an empty struct
  * takes one byte, which would move the array, so C++ gets a zero-length
- * array instead.  Same offsets and sizes in both languages.
+ * array instead.  Same offsets and sizes in both languages.  The empty
+ * struct is a GNU extension: struct ovb_rxe_dma_info, which uses the macro,
+ * is declared __extension__ so that -pedantic stays quiet.
  */
 #ifdef __cplusplus
 #define OVB_RXE_FLEX_ARRAY(type, name)	type name[0]
@@ -154,7 +156,7 @@ struct ovb_rxe_sge {
 };
 
 /* Progress through a WQE's data: the SGE list, or the inline bytes. */
-struct ovb_rxe_dma_info {
+__extension__ struct ovb_rxe_dma_info {
 	__u32 length;
 	__u32 resid;
 	__u32 cur_sge;

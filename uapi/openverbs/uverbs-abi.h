@@ -14,7 +14,9 @@
  * __aligned_u64 so i386 aligns them like x86_64 does.
  *
  * Only <linux/types.h> is needed; the header builds as gnu11 C (kernel and
- * userspace) and as C++20.
+ * userspace) and as C++20.  The few GNU extensions the ABI itself needs
+ * (zero-length arrays in structs that other structs embed, enumerators
+ * beyond int) are marked __extension__, so that -pedantic stays quiet.
  */
 #ifndef OPENVERBS_UAPI_UVERBS_ABI_H
 #define OPENVERBS_UAPI_UVERBS_ABI_H
@@ -360,7 +362,7 @@ struct ovb_query_port_resp {
  * device_cap_flags / device_cap_flags_ex bits.  Bits 9, 15, 16, 19, 22, 27,
  * 30..33, 35 and 37 carried other meanings in old kernels: never reuse them.
  */
-enum ovb_device_cap_flags {
+__extension__ enum ovb_device_cap_flags {
 	OVB_DEVICE_RESIZE_MAX_WR		= 1 << 0,
 	OVB_DEVICE_BAD_PKEY_CNTR		= 1 << 1,
 	OVB_DEVICE_BAD_QKEY_CNTR		= 1 << 2,
@@ -549,7 +551,7 @@ struct ovb_ex_create_cq_req {
 struct ovb_create_cq_resp {
 	__u32 cq_handle;
 	__u32 cqe;			/* entries actually allocated */
-	__aligned_u64 driver_data[0];
+	__extension__ __aligned_u64 driver_data[0];
 };
 
 struct ovb_ex_create_cq_resp {
@@ -753,7 +755,7 @@ struct ovb_create_qp_resp {
 	__u32 max_recv_sge;
 	__u32 max_inline_data;
 	__u32 reserved;
-	__u32 driver_data[0];
+	__extension__ __u32 driver_data[0];
 };
 
 struct ovb_ex_create_qp_resp {
@@ -847,7 +849,7 @@ struct ovb_modify_qp_req {
 	__u8  alt_port_num;
 	__u8  alt_timeout;
 	__u8  reserved[2];
-	__aligned_u64 driver_data[0];
+	__extension__ __aligned_u64 driver_data[0];
 };
 
 struct ovb_ex_modify_qp_req {
@@ -1159,7 +1161,7 @@ struct ovb_flow_spec_hdr {
 	__u32 type;
 	__u16 size;
 	__u16 reserved;
-	__aligned_u64 flow_spec_data[0];
+	__extension__ __aligned_u64 flow_spec_data[0];
 };
 
 /* The header fields, named directly in each spec. */
@@ -1315,7 +1317,7 @@ struct ovb_flow_attr {
 	struct ovb_flow_spec_hdr flow_specs[];
 };
 
-struct ovb_create_flow_req {
+__extension__ struct ovb_create_flow_req {
 	__u32 comp_mask;		/* must be zero */
 	__u32 qp_handle;
 	struct ovb_flow_attr flow_attr;

@@ -6,9 +6,17 @@ Reads the system's <rdma/ib_user_verbs.h> and <rdma/rdma_user_rxe.h>, lists
 every struct/union with every member (members of unnamed nested aggregates
 included, by their access path), every enumerator and every value #define,
 and checks that abi_layout_check.c has a BEGIN_GROUP for each type, a member
-check for each member and a K() check for each constant.  Prints TAP.
+check of the right kind for each member (M for a scalar, A for an array,
+FLEX/FLEXT for a flexible array, MT for a member of a named struct/union
+type, whose upstream type must be the one the header declares, U/UO for an
+unnamed aggregate; MAS, the weaker offset-and-size check for a renamed or
+retyped member, stands in for a scalar, an array or a typed member) and a
+K() check for each constant.  With --ours, it also checks the other way:
+every struct/union of our headers is compared somewhere, and it lists our
+constants that have no upstream counterpart (as TAP comments: they are ours
+to define).  Prints TAP; exits 1 if anything is missing.
 
-usage: abi_coverage.py CHECK_FILE HEADER...
+usage: abi_coverage.py CHECK_FILE HEADER... [--ours OUR_HEADER...]
 """
 import re
 import sys
@@ -17,6 +25,7 @@ TOKEN = re.compile(r"[A-Za-z_]\w*|0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*|\S")
 
 
 def strip(text):
+    text = re.sub(r"\\\n", " ", text)
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     text = re.sub(r"//[^\n]*", " ", text)
     lines, skip = [], 0
@@ -37,7 +46,8 @@ def defines(text):
     """Value macros (not guards, not function-like)."""
     out = []
     for m in re.finditer(r"^\s*#\s*define\s+(\w+)[ \t]+(\S[^\n]*)$", text, re.M):
-        out.append(m.group(1))
+        if not re.search(r"[{};]", m.group(2)):     # not a code fragment
+            out.append(m.group(1))
     return out
 
 
@@ -131,7 +141,10 @@ class Parser:
                 cur.append(t)
             args.append(cur)
             self.take(";")
-            return [(prefix + args[1][-1], "flex")]
+            kind = "flex"
+            if args[0][0] in ("struct", "union"):
+                kind = "flex:%s %s" % (args[0][0], args[0][1])
+            return [(prefix + args[1][-1], kind)]
         if tok in ("struct", "union") and (self.peek(1) == "{" or self.peek(2) == "{"):
             self.take()
             if self.peek() != "{":
@@ -204,56 +217,121 @@ def parse_headers(paths):
     return p_all, consts
 
 
+# Which check macro may stand for which kind of upstream member.
+ALLOWED = {
+    "scalar": ("M", "MAS"),
+    "array": ("A", "MAS"),
+    "flex": ("FLEX",),
+    "anon": ("U", "UO"),
+    "type": ("MT", "MAS"),
+    "flex:": ("FLEXT",),
+}
+MACROS = ("BEGIN_GROUP", "END_GROUP", "M", "A", "MT", "U", "UO", "FLEX",
+          "FLEXT", "MAS", "K")
+
+
+def norm(text):
+    return " ".join(text.split())
+
+
 def parse_check(path):
+    """Groups as {upstream type: {upstream member: (macro, args)}}, the
+    our-side types compared, and the upstream constants K() checks."""
     text = strip(open(path).read())
-    groups = {}
+    text = re.sub(r"^\s*#[^\n]*$", " ", text, flags=re.M)
+    groups, ours_types, consts = {}, set(), set()
     current = None
-    consts = set()
-    for m in re.finditer(r"\b(BEGIN_GROUP|END_GROUP|M|A|MT|FLEX|FLEXT|MAS|K)\s*\(([^;]*?)\)\s*;",
-                         text):
+    pattern = r"\b(%s)\s*\(([^;]*?)\)\s*;" % "|".join(MACROS)
+    for m in re.finditer(pattern, text):
         macro = m.group(1)
-        args = [a.strip() for a in m.group(2).split(",")]
+        args = [norm(a) for a in m.group(2).split(",")]
         if macro == "BEGIN_GROUP":
+            if current is not None:
+                raise SystemExit("BEGIN_GROUP inside %s" % current)
             current = "%s %s" % (args[0], args[2])
-            groups.setdefault(current, set())
+            groups.setdefault(current, {})
+            ours_types.add("%s %s" % (args[0], args[1]))
         elif macro == "END_GROUP":
             current = None
         elif macro == "K":
             consts.add(args[1])
         elif current is None:
             raise SystemExit("%s outside a group: %s" % (macro, m.group(0)))
-        elif macro == "MAS":
-            groups[current].add(args[1])
         else:
-            groups[current].add(args[0])
-    return groups, consts
+            name = args[1] if macro == "MAS" else args[0]
+            groups[current][name] = (macro, args)
+            if macro == "UO":
+                ours_types.add(args[1])
+    if current is not None:
+        raise SystemExit("%s has no END_GROUP" % current)
+    return groups, ours_types, consts
+
+
+def wrong_kind(kind, macro, args):
+    """Why this check does not fit an upstream member of this kind, or None."""
+    base = kind.split(":")[0] + (":" if kind.startswith("flex:") else "")
+    if macro not in ALLOWED[base]:
+        return "%s cannot check a member of kind %s" % (macro, kind)
+    declared = kind.split(":", 1)[1] if ":" in kind else None
+    if macro in ("MT", "FLEXT") and args[2] != declared:
+        return "%s says %s, the header %s" % (macro, args[2], declared)
+    return None
 
 
 def main():
-    check, headers = sys.argv[1], sys.argv[2:]
+    argv = sys.argv[1:]
+    ours_headers = []
+    if "--ours" in argv:
+        i = argv.index("--ours")
+        argv, ours_headers = argv[:i], argv[i + 1:]
+    check, headers = argv[0], argv[1:]
     upstream, upstream_consts = parse_headers(headers)
-    groups, consts = parse_check(check)
+    groups, ours_types, consts = parse_check(check)
     n, failed = 0, 0
-    for name in upstream.order:
+
+    def result(ok, text):
+        nonlocal n, failed
         n += 1
-        members = [p for p, _ in upstream.types[name]]
+        failed += not ok
+        print("%sok %d - %s" % ("" if ok else "not ", n, text))
+
+    for name in upstream.order:
+        members = upstream.types[name]
         if name not in groups:
-            failed += 1
-            print("not ok %d - %s has no group" % (n, name))
+            result(False, "%s has no group" % name)
             continue
-        missing = [m for m in members if m not in groups[name]]
-        if missing:
-            failed += 1
-            print("not ok %d - %s: unchecked %s" % (n, name, ", ".join(missing)))
+        problems = []
+        for path, kind in members:
+            if path not in groups[name]:
+                problems.append("%s unchecked" % path)
+                continue
+            why = wrong_kind(kind, *groups[name][path])
+            if why:
+                problems.append("%s: %s" % (path, why))
+        if problems:
+            result(False, "%s: %s" % (name, "; ".join(problems)))
         else:
-            print("ok %d - %s: all %d members checked" % (n, name, len(members)))
-    n += 1
+            result(True, "%s: all %d members checked" % (name, len(members)))
     missing = [c for c in upstream_consts if c not in consts]
     if missing:
-        failed += 1
-        print("not ok %d - constants unchecked: %s" % (n, ", ".join(missing)))
+        result(False, "constants unchecked: %s" % ", ".join(missing))
     else:
-        print("ok %d - all %d constants checked" % (n, len(upstream_consts)))
+        result(True, "all %d upstream constants checked" % len(upstream_consts))
+    if ours_headers:
+        ours, ours_consts = parse_headers(ours_headers)
+        unchecked = [t for t in ours.order if t not in ours_types]
+        if unchecked:
+            result(False, "types of ours never compared: %s"
+                   % ", ".join(unchecked))
+        else:
+            result(True, "all %d types of ours compared" % len(ours.order))
+        checked = set()
+        for m in re.finditer(r"\bK\s*\(\s*(\w+)",
+                             strip(open(check).read())):
+            checked.add(m.group(1))
+        for c in ours_consts:
+            if c not in checked:
+                print("# ours only, no upstream counterpart: %s" % c)
     print("1..%d" % n)
     return 1 if failed else 0
 
