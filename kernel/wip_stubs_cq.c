@@ -92,22 +92,3 @@ const struct uverbs_write_cmd uverbs_pd_cmds[] = {
 		     UVERBS_NEEDS(dealloc_pd)),
 	{ }
 };
-
-/*
- * WIP: rdma_rxe imports these two; until umem.c from branch `mem` is on
- * main, refusing every user memory registration lets rxe load so CQs and
- * SRQs (which rxe does not back with umem) can be tested end to end.
- * Their CRCs differ from 6.1's (this unit sees more types than 6.1's
- * umem.c), so rdma_rxe loads only with modprobe --force-modversion.
- */
-struct ib_umem *ib_umem_get(struct ib_device *device, unsigned long addr,
-			    size_t size, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-EXPORT_SYMBOL(ib_umem_get);
-
-void ib_umem_release(struct ib_umem *umem)
-{
-}
-EXPORT_SYMBOL(ib_umem_release);
