@@ -23,9 +23,11 @@ struct Context {
 };
 
 struct Cq {
-	ibv_cq ibv;
+	ibv_cq_ex ex;			// begins with the fields of ibv_cq
 	std::mutex lock;
 	Ring ring;
+	const ovb_wc *cur = nullptr;	// entry being read by ibv_wc_read_*
+	ibv_cq *ibv() { return ibv_cq_ex_to_cq(&ex); }
 };
 
 struct Qp {
@@ -38,6 +40,10 @@ struct Qp {
 	uint32_t max_send_sge = 0;
 	uint32_t max_recv_sge = 0;
 	uint32_t max_inline = 0;
+	// ibv_wr_* batch state, valid between wr_start and wr_complete/abort.
+	uint32_t wr_cur = 0;		// next free slot
+	ovb_rxe_send_wqe *wr_last = nullptr;	// WQE the setters patch
+	int wr_err = 0;
 	// The SQ doorbell: a POST_SEND write with no work requests.
 	alignas(8) uint8_t doorbell[sizeof(ovb_cmd_hdr) +
 				    sizeof(ovb_post_send_req)] = {};
@@ -69,6 +75,7 @@ int poll_cq(ibv_cq *cq, int ne, ibv_wc *wc);
 int req_notify_cq(ibv_cq *cq, int solicited_only);
 int resize_cq(ibv_cq *cq, int cqe);
 int destroy_cq(ibv_cq *cq);
+ibv_cq_ex *create_cq_ex(ibv_context *ctx, ibv_cq_init_attr_ex *attr);
 
 // rxe_qp.cpp
 ibv_qp *create_qp(ibv_pd *pd, ibv_qp_init_attr *attr);
@@ -76,6 +83,10 @@ int query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask, ibv_qp_init_attr *init);
 int modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask);
 int destroy_qp(ibv_qp *qp);
 int post_recv(ibv_qp *qp, ibv_recv_wr *wr, ibv_recv_wr **bad);
+
+// rxe_wr.cpp: the ibv_wr_* API of extended QPs.
+ibv_qp *create_qp_ex(ibv_context *ctx, ibv_qp_init_attr_ex *attr);
+void install_wr_ops(Qp *qp, uint64_t send_ops);
 
 // rxe_send.cpp
 int post_send(ibv_qp *qp, ibv_send_wr *wr, ibv_send_wr **bad);
