@@ -15,7 +15,7 @@
 #include <linux/nsproxy.h>
 #include <net/net_namespace.h>
 
-#include "uverbs.h"
+#include "core_types.h"
 
 /*
  * The file's ucontext, for use under the device's disassociate_srcu:

@@ -14,7 +14,11 @@
 #include <linux/capability.h>
 #include <linux/slab.h>
 
-#include "uverbs.h"
+/*
+ * 6.1 exports the flow_resources_* helpers from uverbs_cmd.c, which sees
+ * ib_core's private types: so must we, for the same symbol CRCs.
+ */
+#include "core_types.h"
 
 /* ------------------------------------------------- resources of a rule */
 

@@ -12,7 +12,7 @@
 #include <linux/radix-tree.h>
 #include <linux/slab.h>
 
-#include "uverbs.h"
+#include "core_types.h"
 
 /* Every write() command the module knows, by object. */
 static const struct uverbs_write_cmd *const uverbs_cmd_tables[] = {

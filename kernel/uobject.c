@@ -20,7 +20,7 @@
 #include <linux/sched/mm.h>
 #include <rdma/uverbs_types.h>
 
-#include "uverbs.h"
+#include "core_types.h"
 
 static void uobject_free(struct kref *ref)
 {

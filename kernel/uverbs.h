@@ -24,9 +24,7 @@
 #include <linux/xarray.h>
 #include <linux/cgroup_rdma.h>
 
-#include <net/netns/generic.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/ib_mad.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/uverbs_std_types.h>
@@ -151,6 +149,12 @@ struct ib_ucq_object {
 	u32			comp_events_reported;
 };
 
+/*
+ * struct uverbs_api and the ib_core types that only some of upstream's
+ * exporting files see are in core_types.h (see there why).
+ */
+struct uverbs_api;
+
 /* A write() command as the dispatcher sees it. */
 struct uverbs_api_write_method {
 	int (*handler)(struct uverbs_attr_bundle *attrs);
@@ -160,29 +164,6 @@ struct uverbs_api_write_method {
 	u8 has_resp:1;
 	u8 req_size;
 	u8 resp_size;
-};
-
-/* One attribute of an ioctl method (rdma_core.h in 6.1). */
-struct uverbs_api_attr {
-	struct uverbs_attr_spec spec;
-};
-
-/* ib_core's resource-tracking table of one type (restrack.h in 6.1). */
-struct rdma_restrack_root {
-	struct xarray xa;
-	u32 next_id;
-};
-
-/* Per-device view of the uverbs API: which objects and commands it serves. */
-struct uverbs_api {
-	struct radix_tree_root radix;
-	enum rdma_driver_id driver_id;
-
-	unsigned int num_write;
-	unsigned int num_write_ex;
-	struct uverbs_api_write_method notsupp_method;
-	const struct uverbs_api_write_method **write_methods;
-	const struct uverbs_api_write_method **write_ex_methods;
 };
 
 /* ------------------------------------ ib_core exports without a header */

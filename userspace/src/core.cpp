@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The table of services handed to every provider.
+#include "core.h"
+
+#include <cstdarg>
+
+#include "log.h"
+#include "providers.h"
+
+namespace ovb {
+
+void core_log(ibv_context *, int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log::vwrite(static_cast<uint32_t>(level), fmt, ap);
+	va_end(ap);
+}
+
+const ovb_core &core()
+{
+	static const ovb_core table = {
+		.abi_version = OVB_PROVIDER_ABI_VERSION,
+		.init_context = core_init_context,
+		.get_context = core_get_context,
+		.set_ops = core_set_ops,
+		.uninit_context = core_uninit_context,
+		.query_device_ex = core_query_device_ex,
+		.query_port = core_query_port,
+		.alloc_pd = core_alloc_pd,
+		.dealloc_pd = core_dealloc_pd,
+		.reg_mr = core_reg_mr,
+		.dereg_mr = core_dereg_mr,
+		.alloc_mw = core_alloc_mw,
+		.dealloc_mw = core_dealloc_mw,
+		.create_cq = core_create_cq,
+		.resize_cq = core_resize_cq,
+		.req_notify_cq = core_req_notify_cq,
+		.destroy_cq = core_destroy_cq,
+		.create_qp = core_create_qp,
+		.query_qp = core_query_qp,
+		.modify_qp = core_modify_qp,
+		.destroy_qp = core_destroy_qp,
+		.create_srq = core_create_srq,
+		.modify_srq = core_modify_srq,
+		.query_srq = core_query_srq,
+		.destroy_srq = core_destroy_srq,
+		.create_ah = core_create_ah,
+		.destroy_ah = core_destroy_ah,
+		.attach_mcast = core_attach_mcast,
+		.detach_mcast = core_detach_mcast,
+		.log = core_log,
+	};
+	return table;
+}
+
+} // namespace ovb

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The library's services to providers (struct ovb_core), one function per
+// member; each is defined in the file of its object (core_<object>.cpp).
+#pragma once
+
+#include <openverbs/provider.h>
+
+namespace ovb {
+
+// context.cpp, ops.cpp
+int core_init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd);
+int core_get_context(ibv_context *ctx, ovb_udata *ud);
+void core_set_ops(ibv_context *ctx, const ovb_context_ops *ops);
+void core_uninit_context(verbs_context *vctx);
+
+// core_device.cpp
+int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,
+			 size_t attr_size, uint64_t *raw_fw_ver);
+int core_query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,
+		    size_t attr_size);
+
+// core_pd_mr.cpp
+int core_alloc_pd(ibv_context *ctx, ibv_pd *pd, ovb_udata *ud);
+int core_dealloc_pd(ibv_pd *pd);
+int core_reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
+		int access, ibv_mr *mr, ovb_udata *ud);
+int core_dereg_mr(ibv_mr *mr);
+int core_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw, ovb_udata *ud);
+int core_dealloc_mw(ibv_mw *mw);
+
+// core_cq.cpp
+int core_create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
+		   int comp_vector, ibv_cq *cq, ovb_udata *ud);
+int core_resize_cq(ibv_cq *cq, int cqe, ovb_udata *ud);
+int core_req_notify_cq(ibv_cq *cq, int solicited_only);
+int core_destroy_cq(ibv_cq *cq);
+
+// core_qp.cpp
+int core_create_qp(ibv_pd *pd, ibv_qp *qp, ibv_qp_init_attr *attr,
+		   ovb_udata *ud);
+int core_query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+		  ibv_qp_init_attr *init_attr);
+int core_modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask);
+int core_destroy_qp(ibv_qp *qp);
+int core_attach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid);
+int core_detach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid);
+
+// core_srq.cpp
+int core_create_srq(ibv_pd *pd, ibv_srq *srq, ibv_srq_init_attr *attr,
+		    uint32_t *srq_num, ovb_udata *ud);
+int core_modify_srq(ibv_srq *srq, ibv_srq_attr *attr, int mask,
+		    ovb_udata *ud);
+int core_query_srq(ibv_srq *srq, ibv_srq_attr *attr);
+int core_destroy_srq(ibv_srq *srq);
+
+// core_ah.cpp
+int core_create_ah(ibv_pd *pd, ibv_ah *ah, ibv_ah_attr *attr, ovb_udata *ud);
+int core_destroy_ah(ibv_ah *ah);
+
+void core_log(ibv_context *ctx, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+} // namespace ovb

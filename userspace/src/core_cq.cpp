@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// CQ commands.  Destroy waits until the application acknowledged every
+// event the kernel reported for the CQ.
+#include <pthread.h>
+
+#include "cmd/execute.h"
+#include "core.h"
+
+namespace ovb {
+
+int core_create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
+		   int comp_vector, ibv_cq *cq, ovb_udata *ud)
+{
+	ovb_create_cq_req req{};
+	ovb_create_cq_resp resp{};
+	req.user_handle = reinterpret_cast<uintptr_t>(cq);
+	req.cqe = static_cast<uint32_t>(cqe);
+	req.comp_vector = static_cast<uint32_t>(comp_vector);
+	req.comp_channel = channel ? channel->fd : -1;
+	int rc = cmd::execute(ctx->cmd_fd, cmd::spec<OVB_CMD_CREATE_CQ>(), req,
+			      &resp, ud);
+	if (rc)
+		return rc;
+	cq->context = ctx;
+	cq->handle = resp.cq_handle;
+	cq->cqe = static_cast<int>(resp.cqe);
+	return 0;
+}
+
+int core_resize_cq(ibv_cq *cq, int cqe, ovb_udata *ud)
+{
+	ovb_resize_cq_req req{};
+	ovb_resize_cq_resp resp{};
+	req.cq_handle = cq->handle;
+	req.cqe = static_cast<uint32_t>(cqe);
+	int rc = cmd::execute(cq->context->cmd_fd, cmd::spec<OVB_CMD_RESIZE_CQ>(),
+			      req, &resp, ud);
+	if (rc)
+		return rc;
+	cq->cqe = static_cast<int>(resp.cqe);
+	return 0;
+}
+
+int core_req_notify_cq(ibv_cq *cq, int solicited_only)
+{
+	ovb_req_notify_cq_req req{};
+	req.cq_handle = cq->handle;
+	req.solicited_only = solicited_only ? 1 : 0;
+	return cmd::execute(cq->context->cmd_fd,
+			    cmd::spec<OVB_CMD_REQ_NOTIFY_CQ>(), req, nullptr);
+}
+
+int core_destroy_cq(ibv_cq *cq)
+{
+	ovb_destroy_cq_req req{};
+	ovb_destroy_cq_resp resp{};
+	req.cq_handle = cq->handle;
+	int rc = cmd::execute(cq->context->cmd_fd, cmd::spec<OVB_CMD_DESTROY_CQ>(),
+			      req, &resp);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&cq->mutex);
+	while (cq->comp_events_completed != resp.comp_events_reported ||
+	       cq->async_events_completed != resp.async_events_reported)
+		pthread_cond_wait(&cq->cond, &cq->mutex);
+	pthread_mutex_unlock(&cq->mutex);
+	return 0;
+}
+
+} // namespace ovb

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// QP commands and multicast attach/detach.
+#include <cstring>
+#include <pthread.h>
+
+#include "cmd/execute.h"
+#include "core.h"
+#include "kern_attr.h"
+
+namespace ovb {
+
+int core_create_qp(ibv_pd *pd, ibv_qp *qp, ibv_qp_init_attr *attr,
+		   ovb_udata *ud)
+{
+	ovb_create_qp_req req{};
+	ovb_create_qp_resp resp{};
+	req.user_handle = reinterpret_cast<uintptr_t>(qp);
+	req.pd_handle = pd->handle;
+	req.send_cq_handle = attr->send_cq ? attr->send_cq->handle : 0;
+	req.recv_cq_handle = attr->recv_cq ? attr->recv_cq->handle : 0;
+	req.srq_handle = attr->srq ? attr->srq->handle : 0;
+	req.is_srq = attr->srq != nullptr;
+	req.max_send_wr = attr->cap.max_send_wr;
+	req.max_recv_wr = attr->cap.max_recv_wr;
+	req.max_send_sge = attr->cap.max_send_sge;
+	req.max_recv_sge = attr->cap.max_recv_sge;
+	req.max_inline_data = attr->cap.max_inline_data;
+	req.sq_sig_all = static_cast<uint8_t>(attr->sq_sig_all);
+	req.qp_type = static_cast<uint8_t>(attr->qp_type);
+	int rc = cmd::execute(pd->context->cmd_fd, cmd::spec<OVB_CMD_CREATE_QP>(),
+			      req, &resp, ud);
+	if (rc)
+		return rc;
+	attr->cap.max_send_wr = resp.max_send_wr;
+	attr->cap.max_recv_wr = resp.max_recv_wr;
+	attr->cap.max_send_sge = resp.max_send_sge;
+	attr->cap.max_recv_sge = resp.max_recv_sge;
+	attr->cap.max_inline_data = resp.max_inline_data;
+	qp->context = pd->context;
+	qp->pd = pd;
+	qp->send_cq = attr->send_cq;
+	qp->recv_cq = attr->recv_cq;
+	qp->srq = attr->srq;
+	qp->qp_context = attr->qp_context;
+	qp->handle = resp.qp_handle;
+	qp->qp_num = resp.qpn;
+	qp->qp_type = attr->qp_type;
+	qp->state = IBV_QPS_RESET;
+	return 0;
+}
+
+int core_query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+		  ibv_qp_init_attr *init)
+{
+	ovb_query_qp_req req{};
+	ovb_query_qp_resp resp{};
+	req.qp_handle = qp->handle;
+	req.attr_mask = static_cast<uint32_t>(mask);
+	int rc = cmd::execute(qp->context->cmd_fd, cmd::spec<OVB_CMD_QUERY_QP>(),
+			      req, &resp);
+	if (rc)
+		return rc;
+	*attr = {};
+	*init = {};
+	decode_query_qp(resp, *attr, *init);
+	init->qp_context = qp->qp_context;
+	init->send_cq = qp->send_cq;
+	init->recv_cq = qp->recv_cq;
+	init->srq = qp->srq;
+	init->qp_type = qp->qp_type;
+	return 0;
+}
+
+int core_modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask)
+{
+	ovb_modify_qp_req req{};
+	encode_modify_qp(*attr, mask, req);
+	req.qp_handle = qp->handle;
+	int rc = cmd::execute(qp->context->cmd_fd, cmd::spec<OVB_CMD_MODIFY_QP>(),
+			      req, nullptr);
+	if (rc)
+		return rc;
+	if (mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
+	return 0;
+}
+
+int core_destroy_qp(ibv_qp *qp)
+{
+	ovb_destroy_qp_req req{};
+	ovb_destroy_qp_resp resp{};
+	req.qp_handle = qp->handle;
+	int rc = cmd::execute(qp->context->cmd_fd, cmd::spec<OVB_CMD_DESTROY_QP>(),
+			      req, &resp);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&qp->mutex);
+	while (qp->events_completed != resp.events_reported)
+		pthread_cond_wait(&qp->cond, &qp->mutex);
+	pthread_mutex_unlock(&qp->mutex);
+	return 0;
+}
+
+template <class Req>
+static int mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid,
+		 const cmd::Spec &spec)
+{
+	Req req{};
+	std::memcpy(req.gid, gid->raw, sizeof(req.gid));
+	req.qp_handle = qp->handle;
+	req.mlid = lid;
+	return cmd::execute(qp->context->cmd_fd, spec, req, nullptr);
+}
+
+int core_attach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid)
+{
+	return mcast<ovb_attach_mcast_req>(qp, gid, lid,
+					   cmd::spec<OVB_CMD_ATTACH_MCAST>());
+}
+
+int core_detach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid)
+{
+	return mcast<ovb_detach_mcast_req>(qp, gid, lid,
+					   cmd::spec<OVB_CMD_DETACH_MCAST>());
+}
+
+} // namespace ovb

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "device.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <memory>
+#include <endian.h>
+#include <mutex>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "fork.h"
+#include "log.h"
+#include "providers.h"
+#include "sysfs.h"
+#include "version.h"
+
+namespace ovb {
+
+namespace {
+
+std::mutex g_lock;
+std::vector<std::unique_ptr<Device>> g_devices;	// never shrinks
+
+void copy_name(char *dst, size_t n, const std::string &s)
+{
+	std::snprintf(dst, n, "%s", s.c_str());
+}
+
+int transport_of(int node_type)
+{
+	switch (node_type) {
+	case IBV_NODE_CA:
+	case IBV_NODE_SWITCH:
+	case IBV_NODE_ROUTER:
+		return IBV_TRANSPORT_IB;
+	case IBV_NODE_RNIC:
+		return IBV_TRANSPORT_IWARP;
+	case IBV_NODE_USNIC:
+		return IBV_TRANSPORT_USNIC;
+	case IBV_NODE_USNIC_UDP:
+		return IBV_TRANSPORT_USNIC_UDP;
+	case IBV_NODE_UNSPECIFIED:
+		return IBV_TRANSPORT_UNSPECIFIED;
+	default:
+		return IBV_TRANSPORT_UNKNOWN;
+	}
+}
+
+void check_memlock_limit()
+{
+	if (!geteuid())
+		return;
+	rlimit rl;
+	if (getrlimit(RLIMIT_MEMLOCK, &rl)) {
+		log::warning("getrlimit(RLIMIT_MEMLOCK) failed.");
+		return;
+	}
+	if (rl.rlim_cur <= 32768)
+		log::warning("RLIMIT_MEMLOCK is %llu bytes.\n"
+			     "    This will severely limit memory registrations.\n",
+			     static_cast<unsigned long long>(rl.rlim_cur));
+}
+
+bool env_set(const char *name)
+{
+	return getenv(name) != nullptr;
+}
+
+void init_once()
+{
+	static std::once_flag once;
+	std::call_once(once, [] {
+		if (env_set("RDMAV_FORK_SAFE") || env_set("IBV_FORK_SAFE"))
+			if (ibv_fork_init())
+				log::warning("fork()-safety requested but init failed\n");
+		check_memlock_limit();
+		log::init();
+		identify_once();
+	});
+}
+
+} // namespace
+
+Device::Device(const KernelDevice &k, const ovb_provider *p)
+	: kdev_(k), provider_(p)
+{
+	shell_.self = this;
+	ibv_device &d = shell_.ibv;
+	d.node_type = static_cast<ibv_node_type>(k.node_type);
+	d.transport_type = static_cast<ibv_transport_type>(transport_of(k.node_type));
+	copy_name(d.name, sizeof(d.name), k.ibdev_name);
+	copy_name(d.dev_name, sizeof(d.dev_name), k.sysfs_name);
+	copy_name(d.dev_path, sizeof(d.dev_path), k.sysfs_path);
+	copy_name(d.ibdev_path, sizeof(d.ibdev_path), k.ibdev_path);
+}
+
+void identify_once()
+{
+	static std::once_flag once;
+	std::call_once(once, [] {
+		if (!getenv("OPENVERBS_IDENTIFY"))
+			return;
+		Dl_info info{};
+		dladdr(reinterpret_cast<void *>(&identify_once), &info);
+		std::fprintf(stderr, "openverbs libibverbs %s (%s), providers from %s\n",
+			     OPENVERBS_LIB_VERSION,
+			     info.dli_fname ? info.dli_fname : "?",
+			     provider_dir().c_str());
+	});
+}
+
+int current_devices(std::vector<Device *> &out)
+{
+	init_once();
+	std::vector<KernelDevice> found;
+	int rc = discover_devices(found);
+	if (rc)
+		return rc;
+
+	std::lock_guard<std::mutex> guard(g_lock);
+	for (const KernelDevice &k : found) {
+		Device *dev = nullptr;
+		for (auto &d : g_devices)
+			if (d->kernel().same(k))
+				dev = d.get();
+		if (!dev) {
+			const ovb_provider *p = match_provider(k);
+			if (!p) {
+				load_providers();
+				p = match_provider(k);
+			}
+			if (!p) {
+				if (getenv("IBV_SHOW_WARNINGS"))
+					log::warning("no userspace device-specific driver found for %s\n",
+						     k.ibdev_name.c_str());
+				continue;
+			}
+			g_devices.push_back(std::make_unique<Device>(k, p));
+			dev = g_devices.back().get();
+		}
+		out.push_back(dev);
+	}
+	return 0;
+}
+
+} // namespace ovb
+
+using ovb::Device;
+
+OVB_EXPORT ibv_device **ibv_get_device_list(int *num)
+{
+	std::vector<Device *> devs;
+	if (num)
+		*num = 0;
+	int rc = ovb::current_devices(devs);
+	if (rc) {
+		errno = rc;
+		return nullptr;
+	}
+	auto **list = static_cast<ibv_device **>(
+		calloc(devs.size() + 1, sizeof(ibv_device *)));
+	if (!list) {
+		errno = ENOMEM;
+		return nullptr;
+	}
+	for (size_t i = 0; i < devs.size(); i++)
+		list[i] = devs[i]->ibv();
+	if (num)
+		*num = static_cast<int>(devs.size());
+	return list;
+}
+
+OVB_EXPORT void ibv_free_device_list(ibv_device **list)
+{
+	free(list);
+}
+
+OVB_EXPORT const char *ibv_get_device_name(ibv_device *device)
+{
+	return device->name;
+}
+
+OVB_EXPORT int ibv_get_device_index(ibv_device *device)
+{
+	return Device::from(device)->kernel().ibdev_idx;
+}
+
+OVB_EXPORT __be64 ibv_get_device_guid(ibv_device *device)
+{
+	const ovb::KernelDevice &k = Device::from(device)->kernel();
+	if (k.have_node_guid)
+		return htobe64(k.node_guid);
+	char buf[24];
+	unsigned short parts[4];
+	if (ovb::sysfs::read(k.ibdev_path + "/node_guid", buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%hx:%hx:%hx:%hx", &parts[0], &parts[1], &parts[2],
+		   &parts[3]) != 4)
+		return 0;
+	uint64_t guid = 0;
+	for (unsigned short p : parts)
+		guid = (guid << 16) | p;
+	return htobe64(guid);
+}
+
+// These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
+OVB_DEFAULT_VERSION(ibv_free_device_list, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_get_device_guid, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_get_device_name, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_get_device_list, "IBVERBS_1.1");

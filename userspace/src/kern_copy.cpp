@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The libibverbs 1.0 marshalling helpers between kernel structs (here the
+// layout-identical ovb_* ones and <rdma/ib_user_sa.h>) and verbs structs.
+#include <cstring>
+#include <infiniband/sa.h>
+#include <rdma/ib_user_sa.h>
+
+#include "export.h"
+#include "kern_attr.h"
+
+namespace {
+
+template <class D, class S>
+void copy_path(D &d, const S &s)
+{
+	std::memcpy(&d.dgid, &s.dgid, 16);
+	std::memcpy(&d.sgid, &s.sgid, 16);
+	d.dlid = s.dlid;
+	d.slid = s.slid;
+	d.raw_traffic = s.raw_traffic;
+	d.flow_label = s.flow_label;
+	d.reversible = s.reversible;
+	d.mtu = static_cast<uint8_t>(s.mtu);
+	d.pkey = s.pkey;
+	d.hop_limit = s.hop_limit;
+	d.traffic_class = s.traffic_class;
+	d.numb_path = s.numb_path;
+	d.sl = s.sl;
+	d.mtu_selector = s.mtu_selector;
+	d.rate_selector = s.rate_selector;
+	d.rate = s.rate;
+	d.packet_life_time_selector = s.packet_life_time_selector;
+	d.packet_life_time = s.packet_life_time;
+	d.preference = s.preference;
+}
+
+} // namespace
+
+OVB_EXPORT void ibv_copy_ah_attr_from_kern(ibv_ah_attr *dst,
+					   const ovb_ah_attr *src)
+{
+	ovb::decode_ah_attr(*src, *dst);
+}
+
+OVB_EXPORT void ibv_copy_qp_attr_from_kern(ibv_qp_attr *dst,
+					   const ovb_qp_attr *src)
+{
+	dst->qp_state = static_cast<ibv_qp_state>(src->qp_state);
+	dst->cur_qp_state = static_cast<ibv_qp_state>(src->cur_qp_state);
+	dst->path_mtu = static_cast<ibv_mtu>(src->path_mtu);
+	dst->path_mig_state = static_cast<ibv_mig_state>(src->path_mig_state);
+	dst->qkey = src->qkey;
+	dst->rq_psn = src->rq_psn;
+	dst->sq_psn = src->sq_psn;
+	dst->dest_qp_num = src->dest_qp_num;
+	dst->qp_access_flags = src->qp_access_flags;
+	dst->cap.max_send_wr = src->max_send_wr;
+	dst->cap.max_recv_wr = src->max_recv_wr;
+	dst->cap.max_send_sge = src->max_send_sge;
+	dst->cap.max_recv_sge = src->max_recv_sge;
+	dst->cap.max_inline_data = src->max_inline_data;
+	ovb::decode_ah_attr(src->ah_attr, dst->ah_attr);
+	ovb::decode_ah_attr(src->alt_ah_attr, dst->alt_ah_attr);
+	dst->pkey_index = src->pkey_index;
+	dst->alt_pkey_index = src->alt_pkey_index;
+	dst->en_sqd_async_notify = src->en_sqd_async_notify;
+	dst->sq_draining = src->sq_draining;
+	dst->max_rd_atomic = src->max_rd_atomic;
+	dst->max_dest_rd_atomic = src->max_dest_rd_atomic;
+	dst->min_rnr_timer = src->min_rnr_timer;
+	dst->port_num = src->port_num;
+	dst->timeout = src->timeout;
+	dst->retry_cnt = src->retry_cnt;
+	dst->rnr_retry = src->rnr_retry;
+	dst->alt_port_num = src->alt_port_num;
+	dst->alt_timeout = src->alt_timeout;
+}
+
+OVB_EXPORT void ibv_copy_path_rec_from_kern(ibv_sa_path_rec *dst,
+					    const ib_user_path_rec *src)
+{
+	copy_path(*dst, *src);
+}
+
+OVB_EXPORT void ibv_copy_path_rec_to_kern(ib_user_path_rec *dst,
+					  const ibv_sa_path_rec *src)
+{
+	copy_path(*dst, *src);
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Finding, loading and matching providers.  Names come from rdma-core's
+// configuration (/etc/libibverbs.d/*.driver: "driver <name>") and
+// RDMAV_DRIVERS / IBV_DRIVERS, so installed systems select ours without new
+// configuration; the shared objects are ours (see <openverbs/provider.h>).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <openverbs/provider.h>
+
+#include "discovery.h"
+
+namespace ovb {
+
+// Where lib<name>-openverbs.so files live.
+std::string provider_dir();
+
+// The provider file name for a configured driver name.
+std::string provider_path(const std::string &name);
+
+// Names listed in the config directory, in directory order (warnings as
+// libibverbs prints them).  Exposed for tests.
+std::vector<std::string> read_config_dir(const char *dir);
+
+// Splits an RDMAV_DRIVERS value at ':' and ';'.
+std::vector<std::string> split_driver_list(const char *env);
+
+// Does one provider claim this device (table only, ABI not checked)?
+// by_id: only OVB_MATCH_DRIVER_ID entries, else only name/modalias ones.
+bool provider_matches(const ovb_provider &p, const KernelDevice &d,
+		      bool by_id, const std::string &modalias);
+
+// Loads every configured provider once; later calls do nothing.
+void load_providers();
+
+// The providers registered so far (built-in order of loading).
+const std::vector<const ovb_provider *> &registered_providers();
+
+// The provider for d (after the ABI check, with libibverbs' warning), or
+// nullptr.
+const ovb_provider *match_provider(const KernelDevice &d);
+
+// The services every provider receives.
+const ovb_core &core();
+
+} // namespace ovb

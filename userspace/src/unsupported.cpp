@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Verbs that need the kernel's ioctl ABI (object import across processes);
+// the library speaks write() only, so they answer EOPNOTSUPP like
+// libibverbs does for a provider without them.
+#include <cerrno>
+#include <infiniband/verbs.h>
+
+#include "export.h"
+
+OVB_EXPORT ibv_context *ibv_import_device(int)
+{
+	errno = EOPNOTSUPP;
+	return nullptr;
+}
+
+OVB_EXPORT ibv_pd *ibv_import_pd(ibv_context *, uint32_t)
+{
+	errno = EOPNOTSUPP;
+	return nullptr;
+}
+
+OVB_EXPORT void ibv_unimport_pd(ibv_pd *) {}
+
+OVB_EXPORT ibv_mr *ibv_import_mr(ibv_pd *, uint32_t)
+{
+	errno = EOPNOTSUPP;
+	return nullptr;
+}
+
+OVB_EXPORT void ibv_unimport_mr(ibv_mr *) {}
+
+OVB_EXPORT ibv_dm *ibv_import_dm(ibv_context *, uint32_t)
+{
+	errno = EOPNOTSUPP;
+	return nullptr;
+}
+
+OVB_EXPORT void ibv_unimport_dm(ibv_dm *) {}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Protection domains and memory regions.
+#include <cerrno>
+
+#include "context.h"
+#include "export.h"
+#include "fork.h"
+
+#undef ibv_reg_mr
+#undef ibv_reg_mr_iova
+
+namespace {
+
+// A write-only kernel has no "core support" for optional access flags:
+// they are dropped as libibverbs does.
+ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t iova,
+	       unsigned access)
+{
+	access &= ~static_cast<unsigned>(IBV_ACCESS_OPTIONAL_RANGE);
+	bool odp = access & IBV_ACCESS_ON_DEMAND;
+	if (!odp && ovb::fork::dontfork(addr, length))
+		return nullptr;
+	ibv_mr *mr = ovb::call(pd->context, &ovb_context_ops::reg_mr, pd, addr,
+			       length, iova, static_cast<int>(access));
+	if (!mr) {
+		int saved = errno;
+		if (!odp)
+			ovb::fork::dofork(addr, length);
+		errno = saved;
+		return nullptr;
+	}
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = length;
+	return mr;
+}
+
+} // namespace
+
+OVB_EXPORT ibv_pd *ibv_alloc_pd(ibv_context *ctx)
+{
+	ibv_pd *pd = ovb::call(ctx, &ovb_context_ops::alloc_pd, ctx);
+	if (pd)
+		pd->context = ctx;
+	return pd;
+}
+
+OVB_EXPORT int ibv_dealloc_pd(ibv_pd *pd)
+{
+	return ovb::call(pd->context, &ovb_context_ops::dealloc_pd, pd);
+}
+
+OVB_EXPORT ibv_mr *ibv_reg_mr(ibv_pd *pd, void *addr, size_t length,
+			      int access)
+{
+	return reg_mr(pd, addr, length, reinterpret_cast<uintptr_t>(addr),
+		      static_cast<unsigned>(access));
+}
+
+OVB_EXPORT ibv_mr *ibv_reg_mr_iova(ibv_pd *pd, void *addr, size_t length,
+				   uint64_t iova, int access)
+{
+	return reg_mr(pd, addr, length, iova, static_cast<unsigned>(access));
+}
+
+OVB_EXPORT ibv_mr *ibv_reg_mr_iova2(ibv_pd *pd, void *addr, size_t length,
+				    uint64_t iova, unsigned int access)
+{
+	return reg_mr(pd, addr, length, iova, access);
+}
+
+OVB_EXPORT int ibv_dereg_mr(ibv_mr *mr)
+{
+	void *addr = mr->addr;
+	size_t length = mr->length;
+	int rc = ovb::call(mr->context, &ovb_context_ops::dereg_mr, mr);
+	if (!rc && addr)
+		ovb::fork::dofork(addr, length);
+	return rc;
+}
+
+OVB_EXPORT int ibv_rereg_mr(ibv_mr *, int, ibv_pd *, void *, size_t, int)
+{
+	// No provider of ours supports it (rxe has no rereg_mr either).
+	errno = EOPNOTSUPP;
+	return IBV_REREG_MR_ERR_INPUT;
+}
+
+OVB_EXPORT ibv_mr *ibv_reg_dmabuf_mr(ibv_pd *, uint64_t, size_t, uint64_t,
+				     int, int)
+{
+	errno = EOPNOTSUPP;
+	return nullptr;
+}
+
+// These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
+OVB_DEFAULT_VERSION(ibv_alloc_pd, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_dealloc_pd, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_dereg_mr, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_reg_mr, "IBVERBS_1.1");

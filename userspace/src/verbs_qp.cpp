@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Queue pairs.
+#include <cerrno>
+
+#include "context.h"
+#include "export.h"
+#include "objects.h"
+
+OVB_EXPORT ibv_qp *ibv_create_qp(ibv_pd *pd, ibv_qp_init_attr *attr)
+{
+	ibv_qp *qp = ovb::call(pd->context, &ovb_context_ops::create_qp, pd, attr);
+	if (qp)
+		ovb::init_qp_fields(qp, pd->context, attr->qp_context);
+	return qp;
+}
+
+OVB_EXPORT int ibv_query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+			    ibv_qp_init_attr *init_attr)
+{
+	int rc = ovb::call(qp->context, &ovb_context_ops::query_qp, qp, attr,
+			   mask, init_attr);
+	if (!rc && (mask & IBV_QP_STATE))
+		qp->state = attr->qp_state;
+	return rc;
+}
+
+OVB_EXPORT int ibv_modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask)
+{
+	int rc = ovb::call(qp->context, &ovb_context_ops::modify_qp, qp, attr,
+			   mask);
+	if (!rc && (mask & IBV_QP_STATE))
+		qp->state = attr->qp_state;
+	return rc;
+}
+
+OVB_EXPORT int ibv_destroy_qp(ibv_qp *qp)
+{
+	return ovb::call(qp->context, &ovb_context_ops::destroy_qp, qp);
+}
+
+OVB_EXPORT int ibv_attach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid)
+{
+	return ovb::call(qp->context, &ovb_context_ops::attach_mcast, qp, gid, lid);
+}
+
+OVB_EXPORT int ibv_detach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid)
+{
+	return ovb::call(qp->context, &ovb_context_ops::detach_mcast, qp, gid, lid);
+}
+
+// Extended QPs: a provider that makes them embeds struct ibv_qp_ex and sets
+// comp_mask; there is nothing else to find.
+OVB_EXPORT ibv_qp_ex *ibv_qp_to_qp_ex(ibv_qp *qp)
+{
+	struct verbs_qp_view {
+		union {
+			ibv_qp qp;
+			ibv_qp_ex qp_ex;
+		};
+	};
+	auto *v = reinterpret_cast<verbs_qp_view *>(qp);
+	if (ovb::priv(qp->context)->ops.create_qp_ex == nullptr)
+		return nullptr;
+	return &v->qp_ex;
+}
+
+OVB_EXPORT int ibv_query_qp_data_in_order(ibv_qp *, ibv_wr_opcode, uint32_t)
+{
+	return 0;
+}
+
+OVB_EXPORT int ibv_set_ece(ibv_qp *, ibv_ece *)
+{
+	return EOPNOTSUPP;
+}
+
+OVB_EXPORT int ibv_query_ece(ibv_qp *, ibv_ece *)
+{
+	return EOPNOTSUPP;
+}
+
+// These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
+OVB_DEFAULT_VERSION(ibv_attach_mcast, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_create_qp, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_destroy_qp, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_detach_mcast, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_modify_qp, "IBVERBS_1.1");
+OVB_DEFAULT_VERSION(ibv_query_qp, "IBVERBS_1.1");
