@@ -23,15 +23,20 @@ static const struct uverbs_write_cmd *const uverbs_cmd_tables[] = {
 	uverbs_wq_cmds,
 	uverbs_rwq_ind_tbl_cmds,
 	uverbs_flow_cmds,
-	uverbs_pd_cmds,		/* WIP: kernel/wip_stubs_cq.c until `mem` */
+	uverbs_pd_cmds,
+	uverbs_mr_cmds,
+	uverbs_mw_cmds,
+	uverbs_ah_cmds,
 };
 
 /* Every object type the module serves, with the driver op it needs. */
 static const struct uverbs_object_decl uverbs_object_defs[] = {
 	{ UVERBS_OBJECT_ASYNC_EVENT, &uverbs_async_event_type.type },
 	{ UVERBS_OBJECT_COMP_CHANNEL, &uverbs_comp_channel_type.type },
-	/* WIP: kernel/wip_stubs_cq.c until `mem` */
 	{ UVERBS_OBJECT_PD, &uverbs_pd_type.type, UVERBS_NEEDS(dealloc_pd) },
+	{ UVERBS_OBJECT_MR, &uverbs_mr_type.type, UVERBS_NEEDS(dereg_mr) },
+	{ UVERBS_OBJECT_MW, &uverbs_mw_type.type, UVERBS_NEEDS(dealloc_mw) },
+	{ UVERBS_OBJECT_AH, &uverbs_ah_type.type, UVERBS_NEEDS(destroy_ah) },
 	{ UVERBS_OBJECT_CQ, &uverbs_cq_type.type, UVERBS_NEEDS(destroy_cq) },
 	{ UVERBS_OBJECT_SRQ, &uverbs_srq_type.type, UVERBS_NEEDS(destroy_srq) },
 	{ UVERBS_OBJECT_WQ, &uverbs_wq_type.type, UVERBS_NEEDS(destroy_wq) },

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * openverbs ib_uverbs: WORK IN PROGRESS stand-in for branch `mem`.
+ * openverbs ib_uverbs: protection domains.
  *
- * SRQs and WQs need protection domains.  Until pd.c from branch `mem` is
- * merged, this file gives branch `cq` a minimal ALLOC_PD/DEALLOC_PD with
- * 6.1 semantics so the SRQ/WQ tests can run.  Dropped at merge.
+ * Every object that touches memory (MR, MW, AH, QP, SRQ, WQ) hangs off a
+ * PD and holds pd->usecnt; DEALLOC_PD refuses with EBUSY while any does,
+ * and the file's teardown destroys the dependants first.
  */
 
 #include <linux/slab.h>
 
 #include "uverbs.h"
 
-static int wip_alloc_pd(struct uverbs_attr_bundle *attrs)
+static int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_alloc_pd_resp resp = {};
 	struct ib_uverbs_alloc_pd cmd;
@@ -54,7 +54,7 @@ static int wip_alloc_pd(struct uverbs_attr_bundle *attrs)
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
-static int wip_dealloc_pd(struct uverbs_attr_bundle *attrs)
+static int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_dealloc_pd cmd;
 	int ret;
@@ -65,8 +65,8 @@ static int wip_dealloc_pd(struct uverbs_attr_bundle *attrs)
 	return uobj_perform_destroy(UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
 }
 
-static int wip_free_pd(struct ib_uobject *uobj, enum rdma_remove_reason why,
-		       struct uverbs_attr_bundle *attrs)
+static int uverbs_free_pd(struct ib_uobject *uobj, enum rdma_remove_reason why,
+			  struct uverbs_attr_bundle *attrs)
 {
 	struct ib_pd *pd = uobj->object;
 
@@ -80,14 +80,14 @@ const struct uverbs_obj_idr_type uverbs_pd_type = {
 		.type_class = &uverbs_idr_class,
 		.obj_size = sizeof(struct ib_uobject),
 	},
-	.destroy_object = wip_free_pd,
+	.destroy_object = uverbs_free_pd,
 };
 
 const struct uverbs_write_cmd uverbs_pd_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_PD, wip_alloc_pd,
+	UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_PD, uverbs_alloc_pd,
 		     struct ib_uverbs_alloc_pd, struct ib_uverbs_alloc_pd_resp,
 		     1, UVERBS_NEEDS(alloc_pd), UVERBS_NEEDS(dealloc_pd)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_PD, wip_dealloc_pd,
+	UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_PD, uverbs_dealloc_pd,
 		     struct ib_uverbs_dealloc_pd, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(dealloc_pd)),
 	{ }
