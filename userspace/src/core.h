@@ -4,6 +4,8 @@
 // member; each is defined in the file of its object (core_<object>.cpp).
 #pragma once
 
+#include <pthread.h>
+
 #include <openverbs/provider.h>
 
 namespace ovb {
@@ -57,6 +59,17 @@ int core_destroy_srq(ibv_srq *srq);
 // core_ah.cpp
 int core_create_ah(ibv_pd *pd, ibv_ah *ah, ibv_ah_attr *attr, ovb_udata *ud);
 int core_destroy_ah(ibv_ah *ah);
+
+// Destroy of an object with events: blocks until the application has
+// acknowledged as many events as the kernel says it reported (done()).
+template <class T, class Done>
+void wait_for_acks(T *obj, Done done)
+{
+	pthread_mutex_lock(&obj->mutex);
+	while (!done())
+		pthread_cond_wait(&obj->cond, &obj->mutex);
+	pthread_mutex_unlock(&obj->mutex);
+}
 
 void core_log(ibv_context *ctx, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -2,7 +2,6 @@
 //
 // CQ commands.  Destroy waits until the application acknowledged every
 // event the kernel reported for the CQ.
-#include <pthread.h>
 
 #include "cmd/execute.h"
 #include "core.h"
@@ -60,11 +59,10 @@ int core_destroy_cq(ibv_cq *cq)
 			      req, &resp);
 	if (rc)
 		return rc;
-	pthread_mutex_lock(&cq->mutex);
-	while (cq->comp_events_completed != resp.comp_events_reported ||
-	       cq->async_events_completed != resp.async_events_reported)
-		pthread_cond_wait(&cq->cond, &cq->mutex);
-	pthread_mutex_unlock(&cq->mutex);
+	wait_for_acks(cq, [&] {
+		return cq->comp_events_completed == resp.comp_events_reported &&
+		       cq->async_events_completed == resp.async_events_reported;
+	});
 	return 0;
 }
 

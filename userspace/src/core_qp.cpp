@@ -2,7 +2,6 @@
 //
 // QP commands and multicast attach/detach.
 #include <cstring>
-#include <pthread.h>
 
 #include "cmd/execute.h"
 #include "core.h"
@@ -95,10 +94,7 @@ int core_destroy_qp(ibv_qp *qp)
 			      req, &resp);
 	if (rc)
 		return rc;
-	pthread_mutex_lock(&qp->mutex);
-	while (qp->events_completed != resp.events_reported)
-		pthread_cond_wait(&qp->cond, &qp->mutex);
-	pthread_mutex_unlock(&qp->mutex);
+	wait_for_acks(qp, [&] { return qp->events_completed == resp.events_reported; });
 	return 0;
 }
 

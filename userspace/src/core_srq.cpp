@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // SRQ commands.
-#include <pthread.h>
 
 #include "cmd/execute.h"
 #include "core.h"
@@ -68,10 +67,7 @@ int core_destroy_srq(ibv_srq *srq)
 			      req, &resp);
 	if (rc)
 		return rc;
-	pthread_mutex_lock(&srq->mutex);
-	while (srq->events_completed != resp.events_reported)
-		pthread_cond_wait(&srq->cond, &srq->mutex);
-	pthread_mutex_unlock(&srq->mutex);
+	wait_for_acks(srq, [&] { return srq->events_completed == resp.events_reported; });
 	return 0;
 }
 

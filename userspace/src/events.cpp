@@ -10,17 +10,16 @@
 
 #include "export.h"
 
-OVB_EXPORT int ibv_get_async_event(ibv_context *ctx, ibv_async_event *event)
+namespace {
+
+// What the element of each event type is.
+enum class Element { cq, qp, srq, wq, port, none };
+
+Element element_of(ibv_event_type type)
 {
-	ovb_async_event_desc ev;
-	if (read(ctx->async_fd, &ev, sizeof(ev)) != sizeof(ev))
-		return -1;
-	event->event_type = static_cast<ibv_event_type>(ev.event_type);
-	void *obj = reinterpret_cast<void *>(static_cast<uintptr_t>(ev.element));
-	switch (event->event_type) {
+	switch (type) {
 	case IBV_EVENT_CQ_ERR:
-		event->element.cq = static_cast<ibv_cq *>(obj);
-		break;
+		return Element::cq;
 	case IBV_EVENT_QP_FATAL:
 	case IBV_EVENT_QP_REQ_ERR:
 	case IBV_EVENT_QP_ACCESS_ERR:
@@ -29,23 +28,18 @@ OVB_EXPORT int ibv_get_async_event(ibv_context *ctx, ibv_async_event *event)
 	case IBV_EVENT_PATH_MIG:
 	case IBV_EVENT_PATH_MIG_ERR:
 	case IBV_EVENT_QP_LAST_WQE_REACHED:
-		event->element.qp = static_cast<ibv_qp *>(obj);
-		break;
+		return Element::qp;
 	case IBV_EVENT_SRQ_ERR:
 	case IBV_EVENT_SRQ_LIMIT_REACHED:
-		event->element.srq = static_cast<ibv_srq *>(obj);
-		break;
+		return Element::srq;
 	case IBV_EVENT_WQ_FATAL:
-		event->element.wq = static_cast<ibv_wq *>(obj);
-		break;
+		return Element::wq;
+	case IBV_EVENT_DEVICE_FATAL:
+		return Element::none;
 	default:
-		event->element.port_num = static_cast<int>(ev.element);
-		break;
+		return Element::port;
 	}
-	return 0;
 }
-
-namespace {
 
 template <class T>
 void count_event(T *obj, unsigned T::*counter)
@@ -58,30 +52,51 @@ void count_event(T *obj, unsigned T::*counter)
 
 } // namespace
 
+OVB_EXPORT int ibv_get_async_event(ibv_context *ctx, ibv_async_event *event)
+{
+	ovb_async_event_desc ev;
+	if (read(ctx->async_fd, &ev, sizeof(ev)) != sizeof(ev))
+		return -1;
+	event->event_type = static_cast<ibv_event_type>(ev.event_type);
+	void *obj = reinterpret_cast<void *>(static_cast<uintptr_t>(ev.element));
+	switch (element_of(event->event_type)) {
+	case Element::cq:
+		event->element.cq = static_cast<ibv_cq *>(obj);
+		break;
+	case Element::qp:
+		event->element.qp = static_cast<ibv_qp *>(obj);
+		break;
+	case Element::srq:
+		event->element.srq = static_cast<ibv_srq *>(obj);
+		break;
+	case Element::wq:
+		event->element.wq = static_cast<ibv_wq *>(obj);
+		break;
+	case Element::port:
+	case Element::none:
+		event->element.port_num = static_cast<int>(ev.element);
+		break;
+	}
+	return 0;
+}
+
 OVB_EXPORT void ibv_ack_async_event(ibv_async_event *event)
 {
-	switch (event->event_type) {
-	case IBV_EVENT_CQ_ERR:
+	switch (element_of(event->event_type)) {
+	case Element::cq:
 		count_event(event->element.cq, &ibv_cq::async_events_completed);
 		break;
-	case IBV_EVENT_QP_FATAL:
-	case IBV_EVENT_QP_REQ_ERR:
-	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_COMM_EST:
-	case IBV_EVENT_SQ_DRAINED:
-	case IBV_EVENT_PATH_MIG:
-	case IBV_EVENT_PATH_MIG_ERR:
-	case IBV_EVENT_QP_LAST_WQE_REACHED:
+	case Element::qp:
 		count_event(event->element.qp, &ibv_qp::events_completed);
 		break;
-	case IBV_EVENT_SRQ_ERR:
-	case IBV_EVENT_SRQ_LIMIT_REACHED:
+	case Element::srq:
 		count_event(event->element.srq, &ibv_srq::events_completed);
 		break;
-	case IBV_EVENT_WQ_FATAL:
+	case Element::wq:
 		count_event(event->element.wq, &ibv_wq::events_completed);
 		break;
-	default:
+	case Element::port:
+	case Element::none:
 		break;
 	}
 }

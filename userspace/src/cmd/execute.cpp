@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../log.h"
+#include "../valgrind.h"
 #include "encode.h"
 
 namespace ovb::cmd {
@@ -66,6 +67,7 @@ int execute(int fd, const Spec &spec, const void *req, size_t req_len,
 		log::debug("cmd %s: %s", spec.name, strerror(err));
 		return err;
 	}
+	vg::kernel_wrote(response.span().data(), resp_len + drv_out);
 	if (resp_len)
 		std::memcpy(resp, response.span().data(), resp_len);
 	if (drv_out)
