@@ -179,6 +179,8 @@ void ib_umem_release(struct ib_umem *umem)
 		return;
 	if (umem->is_dmabuf)
 		return ib_umem_dmabuf_release(to_ib_umem_dmabuf(umem));
+	if (umem->is_odp)
+		return ib_umem_odp_release(to_ib_umem_odp(umem));
 
 	umem_unmap_unpin(umem, true);
 	atomic64_sub(ib_umem_num_pages(umem), &umem->owning_mm->pinned_vm);
