@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
 
 #include "kselftest_harness.h"
@@ -21,7 +25,9 @@
 #define ACCESS_LOCAL_WRITE	1	/* IB_ACCESS_LOCAL_WRITE */
 #define ACCESS_REMOTE_WRITE	2
 #define ACCESS_REMOTE_READ	4
+#define MR_REREG_TRANS		1	/* IB_MR_REREG_TRANS */
 #define MR_REREG_PD		2	/* IB_MR_REREG_PD */
+#define MR_REREG_ACCESS		4	/* IB_MR_REREG_ACCESS */
 #define BUF_SIZE		(64 * 1024)
 
 struct mr {
@@ -151,6 +157,77 @@ static int create_ah(int fd, __u32 pd, __u8 port, __u32 *handle)
 		return ret;
 	*handle = resp.core.ah_handle;
 	return 0;
+}
+
+/* An AH towards our own GID 0 with @sgid_index and GRH or not. */
+static int create_ah_attr(int fd, __u32 pd, __u8 is_global, __u8 sgid_index,
+			  __u32 *handle)
+{
+	struct {
+		struct ib_uverbs_create_ah_resp core;
+		char drv[RAW_DRV_OUT];
+	} resp = {};
+	struct ib_uverbs_create_ah req = {
+		.response = (uintptr_t)&resp,
+		.pd_handle = pd,
+		.attr = {
+			.is_global = is_global,
+			.port_num = 1,
+			.grh = { .sgid_index = sgid_index, .hop_limit = 64 },
+		},
+	};
+	ssize_t ret;
+
+	if (read_gid0(req.attr.grh.dgid))
+		return -EIO;
+	ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_AH, &req, sizeof(req),
+		      sizeof(resp));
+	if (ret < 0)
+		return ret;
+	*handle = resp.core.ah_handle;
+	return 0;
+}
+
+/*
+ * Drop CAP_IPC_LOCK (keeping everything else), so RLIMIT_MEMLOCK binds.
+ * The credentials change: uverbs files opened before answer EACCES.
+ */
+static int drop_ipc_lock(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	data[CAP_IPC_LOCK / 32].effective &= ~(1u << (CAP_IPC_LOCK % 32));
+	data[CAP_IPC_LOCK / 32].permitted &= ~(1u << (CAP_IPC_LOCK % 32));
+	data[CAP_IPC_LOCK / 32].inheritable &= ~(1u << (CAP_IPC_LOCK % 32));
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+static int set_memlock(rlim_t bytes)
+{
+	struct rlimit rl = { .rlim_cur = bytes, .rlim_max = bytes };
+
+	return setrlimit(RLIMIT_MEMLOCK, &rl) ? -errno : 0;
+}
+
+/* A fresh uverbs file with its context; *@async gets its async fd. */
+static int open_ctx(int *async)
+{
+	struct ib_uverbs_get_context_resp ctx = {};
+	int fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (raw_get_context(fd, &ctx)) {
+		close(fd);
+		return -EIO;
+	}
+	*async = ctx.async_fd;
+	return fd;
 }
 
 FIXTURE(mem) {
@@ -304,6 +381,360 @@ TEST_F(mem, handles_are_per_file)
 	EXPECT_EQ(-ENOENT, raw_dealloc_pd(other, self->pd));
 	close(ctx.async_fd);
 	close(other);
+}
+
+TEST_F(mem, mr_access_flag_rules)
+{
+	char *p = self->buf;
+	__u64 va = (uintptr_t)p;
+	struct mr mr;
+
+	if (_metadata->skip)
+		return;
+	/* Remote write and remote atomic need local write. */
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+				  IB_UVERBS_ACCESS_REMOTE_ATOMIC, NULL));
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+				  IB_UVERBS_ACCESS_REMOTE_WRITE |
+				  IB_UVERBS_ACCESS_REMOTE_READ, NULL));
+	/* Bits outside the supported set, below and above the optional range. */
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE | (1u << 8), NULL));
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE | (1u << 30),
+				  NULL));
+	/* rxe has no on-demand paging. */
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE |
+				  IB_UVERBS_ACCESS_ON_DEMAND, NULL));
+	/* The access check comes before the PD lookup. */
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd + 100, p, BUF_SIZE, va,
+				  IB_UVERBS_ACCESS_REMOTE_WRITE, NULL));
+	/* ... and the offset check before everything. */
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd + 100, p + 1, 64, va,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+
+	/* Optional bits (relaxed ordering) are accepted and ignorable. */
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+			    IB_UVERBS_ACCESS_LOCAL_WRITE |
+			    IB_UVERBS_ACCESS_RELAXED_ORDERING, &mr));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+	/* Every right at once, and none at all. */
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+			    IB_UVERBS_ACCESS_LOCAL_WRITE |
+			    IB_UVERBS_ACCESS_REMOTE_WRITE |
+			    IB_UVERBS_ACCESS_REMOTE_READ |
+			    IB_UVERBS_ACCESS_REMOTE_ATOMIC |
+			    IB_UVERBS_ACCESS_MW_BIND, &mr));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, p, BUF_SIZE, va, 0, &mr));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+}
+
+TEST_F(mem, mr_ranges)
+{
+	char *p = self->buf, *hole;
+	struct mr mr;
+
+	if (_metadata->skip)
+		return;
+	/* Zero bytes at a page boundary are zero pages. */
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, 0, (uintptr_t)p,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+	/* A range that wraps the address space. */
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, ~(__u64)0 - 4095,
+				  (uintptr_t)p, IB_UVERBS_ACCESS_LOCAL_WRITE,
+				  NULL));
+	/* A range running into a hole: the first page pins, then undone. */
+	hole = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, hole);
+	ASSERT_EQ(0, munmap(hole + 4096, 4096));
+	EXPECT_EQ(-EFAULT, reg_mr(self->fd, self->pd, hole, 2 * 4096,
+				  (uintptr_t)hole, IB_UVERBS_ACCESS_LOCAL_WRITE,
+				  NULL));
+	munmap(hole, 4096);
+	/* Unaligned start, a different IOVA with the same page offset. */
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, p + 100, 5000, 0x10000064,
+			    IB_UVERBS_ACCESS_LOCAL_WRITE, &mr));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+}
+
+TEST_F(mem, mr_on_read_only_memory)
+{
+	struct mr mr;
+	char *ro;
+
+	if (_metadata->skip)
+		return;
+	ro = mmap(NULL, BUF_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	/* Remote read only: pinned through a forced copy-on-write. */
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, ro, BUF_SIZE, (uintptr_t)ro,
+			    IB_UVERBS_ACCESS_REMOTE_READ, &mr));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+	/* Any write right needs a writable mapping. */
+	EXPECT_EQ(-EFAULT, reg_mr(self->fd, self->pd, ro, BUF_SIZE,
+				  (uintptr_t)ro, IB_UVERBS_ACCESS_LOCAL_WRITE,
+				  NULL));
+	EXPECT_EQ(-EFAULT, reg_mr(self->fd, self->pd, ro, BUF_SIZE,
+				  (uintptr_t)ro, IB_UVERBS_ACCESS_MW_BIND,
+				  NULL));
+	munmap(ro, BUF_SIZE);
+}
+
+TEST_F(mem, mr_memlock_limit)
+{
+	const size_t chunk = 16 * 4096;
+	int fd, async, pd;
+	struct mr a, b, c;
+	char *p;
+
+	if (_metadata->skip)
+		return;
+	p = mmap(NULL, 4 * chunk, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, drop_ipc_lock());
+	/* The fixture's file was opened with other credentials. */
+	EXPECT_EQ(-EACCES, raw_alloc_pd(self->fd));
+
+	/* No locked memory at all: pinning is not allowed. */
+	ASSERT_EQ(0, set_memlock(0));
+	fd = open_ctx(&async);
+	ASSERT_LE(0, fd);
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	EXPECT_EQ(-EPERM, reg_mr(fd, pd, p, chunk, (uintptr_t)p,
+				 IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+
+	/* Two chunks' worth: the limit itself is reachable, not beyond. */
+	ASSERT_EQ(0, set_memlock(2 * chunk));
+	ASSERT_EQ(0, reg_mr(fd, pd, p, chunk, (uintptr_t)p,
+			    IB_UVERBS_ACCESS_LOCAL_WRITE, &a));
+	ASSERT_EQ(0, reg_mr(fd, pd, p + chunk, chunk, (uintptr_t)p + chunk,
+			    IB_UVERBS_ACCESS_LOCAL_WRITE, &b));
+	EXPECT_EQ(-ENOMEM, reg_mr(fd, pd, p + 2 * chunk, 4096,
+				  (uintptr_t)p + 2 * chunk,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+	/* The same pages again count again. */
+	EXPECT_EQ(-ENOMEM, reg_mr(fd, pd, p, 4096, (uintptr_t)p,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+	/* Deregistering gives the pages back... */
+	EXPECT_EQ(0, destroy(fd, IB_USER_VERBS_CMD_DEREG_MR, a.handle));
+	ASSERT_EQ(0, reg_mr(fd, pd, p + 2 * chunk, chunk,
+			    (uintptr_t)p + 2 * chunk,
+			    IB_UVERBS_ACCESS_LOCAL_WRITE, &c));
+	EXPECT_EQ(-ENOMEM, reg_mr(fd, pd, p, 4096, (uintptr_t)p,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+	/* ... and so does closing the file with MRs still registered. */
+	close(fd);
+	close(async);
+	fd = open_ctx(&async);
+	ASSERT_LE(0, fd);
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	ASSERT_EQ(0, reg_mr(fd, pd, p, 2 * chunk, (uintptr_t)p,
+			    IB_UVERBS_ACCESS_LOCAL_WRITE, &a));
+	EXPECT_EQ(-ENOMEM, reg_mr(fd, pd, p + 2 * chunk, 4096,
+				  (uintptr_t)p + 2 * chunk,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+	close(fd);
+	close(async);
+	munmap(p, 4 * chunk);
+}
+
+TEST_F(mem, rereg_request_order_on_rxe)
+{
+	struct mr mr;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, self->buf, BUF_SIZE,
+			    (uintptr_t)self->buf, IB_UVERBS_ACCESS_LOCAL_WRITE,
+			    &mr));
+	/*
+	 * Without rereg_user_mr the command has no handler at all: every
+	 * combination, even on a bad handle, is EOPNOTSUPP.
+	 */
+	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle, MR_REREG_TRANS,
+					self->pd));
+	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle, MR_REREG_ACCESS,
+					self->pd));
+	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle,
+					MR_REREG_TRANS | MR_REREG_PD |
+					MR_REREG_ACCESS, self->pd));
+	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle + 100, 8,
+					self->pd));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+}
+
+TEST_F(mem, wrong_object_types)
+{
+	__u32 mw = 0, ah = 0;
+	struct mr mr;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, self->buf, BUF_SIZE,
+			    (uintptr_t)self->buf, IB_UVERBS_ACCESS_LOCAL_WRITE,
+			    &mr));
+	ASSERT_EQ(0, alloc_mw(self->fd, self->pd, 2, &mw));
+	ASSERT_EQ(0, create_ah(self->fd, self->pd, 1, &ah));
+	/* A handle of another type is EINVAL, not ENOENT. */
+	EXPECT_EQ(-EINVAL, raw_dealloc_pd(self->fd, mr.handle));
+	EXPECT_EQ(-EINVAL, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR,
+				   self->pd));
+	EXPECT_EQ(-EINVAL, destroy(self->fd, IB_USER_VERBS_CMD_DEALLOC_MW,
+				   ah));
+	EXPECT_EQ(-EINVAL, destroy(self->fd, IB_USER_VERBS_CMD_DESTROY_AH,
+				   mw));
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, mr.handle, self->buf, 4096,
+				  (uintptr_t)self->buf,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+	EXPECT_EQ(-EINVAL, alloc_mw(self->fd, ah, 2, &mw));
+	/* Nothing was destroyed by the failed attempts. */
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DESTROY_AH, ah));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEALLOC_MW, mw));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
+	EXPECT_EQ(-ENOENT, raw_dealloc_pd(self->fd, self->pd));
+}
+
+TEST_F(mem, malformed_requests)
+{
+	struct ib_uverbs_alloc_pd pd_req = { .response = 8 };
+	struct ib_uverbs_reg_mr_resp mr_resp;
+	struct ib_uverbs_reg_mr mr_req = {
+		.response = (uintptr_t)&mr_resp,
+		.start = (uintptr_t)self->buf,
+		.length = 4096,
+		.hca_va = (uintptr_t)self->buf,
+		.pd_handle = self->pd,
+		.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE,
+	};
+	__u32 handle = self->pd;
+
+	if (_metadata->skip)
+		return;
+	/* Requests shorter than the command's struct. */
+	EXPECT_EQ(-ENOSPC, raw_cmd(self->fd, IB_USER_VERBS_CMD_DEALLOC_PD,
+				   &handle, 0, 0));
+	EXPECT_EQ(-ENOSPC, raw_cmd(self->fd, IB_USER_VERBS_CMD_REG_MR, &mr_req,
+				   sizeof(mr_req) - 8, sizeof(mr_resp)));
+	/* Response room smaller than the response. */
+	EXPECT_EQ(-ENOSPC, raw_cmd(self->fd, IB_USER_VERBS_CMD_REG_MR, &mr_req,
+				   sizeof(mr_req), sizeof(mr_resp) - 4));
+	/* A response the kernel cannot write: the new PD is undone. */
+	EXPECT_EQ(-EFAULT, raw_cmd(self->fd, IB_USER_VERBS_CMD_ALLOC_PD,
+				   &pd_req, sizeof(pd_req), 8));
+	mr_req.response = 8;
+	EXPECT_EQ(-EFAULT, raw_cmd(self->fd, IB_USER_VERBS_CMD_REG_MR, &mr_req,
+				   sizeof(mr_req), sizeof(mr_resp)));
+	/* Neither left anything on the PD behind. */
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
+}
+
+TEST_F(mem, mw_checks)
+{
+	__u32 mw1 = 0, mw2 = 0;
+
+	if (_metadata->skip)
+		return;
+	/* The PD is looked up before the type is checked. */
+	EXPECT_EQ(-ENOENT, alloc_mw(self->fd, self->pd + 100, 7, &mw1));
+	EXPECT_EQ(-EINVAL, alloc_mw(self->fd, self->pd, 0, &mw1));
+	ASSERT_EQ(0, alloc_mw(self->fd, self->pd, 1, &mw1));
+	ASSERT_EQ(0, alloc_mw(self->fd, self->pd, 2, &mw2));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEALLOC_MW, mw1));
+	EXPECT_EQ(-ENOENT, destroy(self->fd, IB_USER_VERBS_CMD_DEALLOC_MW,
+				   mw1));
+	/* One window left: still busy. */
+	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEALLOC_MW, mw2));
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
+}
+
+TEST_F(mem, ah_attr_checks)
+{
+	__u32 ah = 0;
+
+	if (_metadata->skip)
+		return;
+	/* RoCE needs a GRH. */
+	EXPECT_EQ(-EINVAL, create_ah_attr(self->fd, self->pd, 0, 0, &ah));
+	/* A source GID index with no GID behind it. */
+	EXPECT_EQ(-ENODATA, create_ah_attr(self->fd, self->pd, 1, 255, &ah));
+	/* An unknown PD, after the port check. */
+	EXPECT_EQ(-ENOENT, create_ah(self->fd, self->pd + 100, 1, &ah));
+	EXPECT_EQ(-EINVAL, create_ah(self->fd, self->pd + 100, 9, &ah));
+	ASSERT_EQ(0, create_ah_attr(self->fd, self->pd, 1, 0, &ah));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DESTROY_AH, ah));
+	EXPECT_EQ(-ENOENT, destroy(self->fd, IB_USER_VERBS_CMD_DESTROY_AH, ah));
+}
+
+TEST_F(mem, close_with_everything_alive)
+{
+	int fd, async, pd, before_mr, before_pd;
+	__u32 mw = 0, ah = 0;
+	struct mr mr;
+
+	if (_metadata->skip)
+		return;
+	before_mr = raw_res_count("mr");
+	before_pd = raw_res_count("pd");
+	/* iproute2's rdma tool reads ib_core's resource tracker. */
+	ASSERT_LE(0, before_mr);
+	ASSERT_LE(0, before_pd);
+	fd = open_ctx(&async);
+	ASSERT_LE(0, fd);
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	ASSERT_EQ(0, reg_mr(fd, pd, self->buf, BUF_SIZE, (uintptr_t)self->buf,
+			    IB_UVERBS_ACCESS_LOCAL_WRITE, &mr));
+	ASSERT_EQ(0, alloc_mw(fd, pd, 2, &mw));
+	ASSERT_EQ(0, create_ah(fd, pd, 1, &ah));
+	EXPECT_EQ(before_mr + 1, raw_res_count("mr"));
+	EXPECT_EQ(before_pd + 1, raw_res_count("pd"));
+	/* The teardown destroys the dependants before their PD. */
+	close(fd);
+	close(async);
+	EXPECT_EQ(before_mr, raw_res_count("mr"));
+	EXPECT_EQ(before_pd, raw_res_count("pd"));
+}
+
+TEST_F(mem, other_files_objects)
+{
+	int other, async, opd;
+	__u32 mw = 0, ah = 0;
+	struct mr mr;
+
+	if (_metadata->skip)
+		return;
+	other = open_ctx(&async);
+	ASSERT_LE(0, other);
+	opd = raw_alloc_pd(other);
+	ASSERT_LE(0, opd);
+	ASSERT_EQ(0, reg_mr(other, opd, self->buf, BUF_SIZE,
+			    (uintptr_t)self->buf, IB_UVERBS_ACCESS_LOCAL_WRITE,
+			    &mr));
+	ASSERT_EQ(0, alloc_mw(other, opd, 2, &mw));
+	ASSERT_EQ(0, create_ah(other, opd, 1, &ah));
+	/* None of them can be reached through our file. */
+	EXPECT_EQ(-ENOENT, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR,
+				   mr.handle));
+	EXPECT_EQ(-ENOENT, destroy(self->fd, IB_USER_VERBS_CMD_DEALLOC_MW, mw));
+	EXPECT_EQ(-ENOENT, destroy(self->fd, IB_USER_VERBS_CMD_DESTROY_AH, ah));
+	/* Their MR's handle is no PD of ours either. */
+	EXPECT_EQ(-ENOENT, reg_mr(self->fd, mr.handle, self->buf, 4096,
+				  (uintptr_t)self->buf,
+				  IB_UVERBS_ACCESS_LOCAL_WRITE, NULL));
+	/* Both files number their objects alike: same PD handle, two PDs. */
+	EXPECT_EQ(self->pd, opd);
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
+	EXPECT_EQ(-EBUSY, raw_dealloc_pd(other, opd));
+	close(other);
+	close(async);
 }
 
 TEST_HARNESS_MAIN
