@@ -241,13 +241,17 @@ const struct uverbs_obj_idr_type uverbs_xrcd_type = {
 	.destroy_object = uverbs_free_xrcd,
 };
 
+/*
+ * 6.1 hangs both driver ops on the XRCD object of its write interface:
+ * every command under it (OPEN_QP too) needs alloc_xrcd and dealloc_xrcd.
+ */
 const struct uverbs_write_cmd uverbs_xrcd_cmds[] = {
 	UVERBS_WRITE(IB_USER_VERBS_CMD_OPEN_XRCD, uverbs_open_xrcd,
 		     struct ib_uverbs_open_xrcd,
 		     struct ib_uverbs_open_xrcd_resp, 1,
-		     UVERBS_NEEDS(dealloc_xrcd)),
+		     UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
 	UVERBS_WRITE(IB_USER_VERBS_CMD_CLOSE_XRCD, uverbs_close_xrcd,
 		     struct ib_uverbs_close_xrcd, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(dealloc_xrcd)),
+		     UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
 	{ }
 };
