@@ -81,7 +81,7 @@ userspace:
 	cmake --build $(BUILD)/userspace -j $(JOBS)
 
 selftests:
-	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests
+	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests KDIR=$(KDIR)
 
 # ---------------------------------------------------------------- tests
 uapi-check:
