@@ -16,6 +16,9 @@ KOBJ ?= $(BUILD)/kernel
 # mistakes); make setup installs their headers.
 FLAVORS := cloud-amd64 rt-amd64
 UVERBS ?= ours
+# KERNEL=debug: run the guest on the debug kernel (KASAN, lockdep, ...)
+# that qemu/build-debug-kernel builds from linux-source-6.1.
+KERNEL ?= distro
 QEMU_TIMEOUT ?= 1500
 JOBS ?= $(shell nproc)
 # CI treats every warning as an error; so do we, always.
@@ -26,7 +29,7 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
 	unit-test kabi-check qemu-test test demo check clean \
-	kernel-flavors dkms-source dkms-build dkms-test dkms-install dkms-remove
+	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove
 
 all: kernel userspace selftests
 
@@ -37,6 +40,7 @@ help:
 	@echo "make             build kernel module, userspace library and selftests into build/"
 	@echo "make qemu-test   selftests in QEMU (UVERBS=ours|intree)"
 	@echo "make kernel-flavors  compile for the cloud-amd64 and rt-amd64 headers too"
+	@echo "make qemu-test KERNEL=debug  the same on a KASAN/lockdep kernel built here (long)"
 	@echo "make kabi-check  compare exported symbol CRCs with the kernel's Module.symvers"
 	@echo "make check       checkpatch + sparse on the kernel module"
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
@@ -90,7 +94,10 @@ kabi-check: kernel
 	$(TOP)/kernel/kabi-check $(BUILD)/kernel/Module.symvers $(KDIR)/Module.symvers
 
 qemu-test: kernel selftests
-	$(TOP)/qemu/run --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) -- \
+ifeq ($(KERNEL),debug)
+	$(MAKE) debug-kernel
+endif
+	$(TOP)/qemu/run --kernel=$(KERNEL) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests
 
 test: ensure-setup
@@ -107,6 +114,12 @@ demo: ensure-setup
 check: kernel
 	$(TOP)/kernel/check-style $(TOP)/kernel
 	$(MAKE) -C $(KDIR) M=$(BUILD)/kernel OVB_UAPI=$(TOP)/uapi C=2 W=$(KERNEL_W) modules
+
+# The debug kernel and our module built against it (build/kernel-debug).
+debug-kernel:
+	$(TOP)/qemu/build-debug-kernel $(BUILD)
+	$(MAKE) kernel KVER=$$(cat $(BUILD)/debug-kernel/release) \
+		KDIR=$(BUILD)/debug-kernel/obj KOBJ=$(BUILD)/kernel-debug
 
 # ---------------------------------------------------------------- dkms
 # The source tree dkms wants: dkms.conf, Kbuild and sources, uapi/.
