@@ -80,8 +80,11 @@ userspace:
 		-DOPENVERBS_WERROR=ON >/dev/null
 	cmake --build $(BUILD)/userspace -j $(JOBS)
 
+# The guest suite: the kselftests plus the library's data-path test
+# (unmodified rdma-core tools and perftest on our libibverbs + provider).
 selftests:
-	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests KDIR=$(KDIR)
+	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests KDIR=$(KDIR) \
+		EXTERNAL_TESTS=$(TOP)/userspace/tests/guest/data-path
 
 # ---------------------------------------------------------------- tests
 uapi-check:
@@ -93,7 +96,7 @@ unit-test: userspace uapi-check
 kabi-check: kernel
 	$(TOP)/kernel/kabi-check $(BUILD)/kernel/Module.symvers $(KDIR)/Module.symvers
 
-qemu-test: kernel selftests
+qemu-test: kernel userspace selftests
 ifeq ($(KERNEL),debug)
 	$(MAKE) debug-kernel
 endif
@@ -106,9 +109,10 @@ test: ensure-setup
 	$(MAKE) unit-test
 	$(MAKE) kabi-check
 	$(MAKE) qemu-test
+	$(MAKE) dkms-test
 
 demo: ensure-setup
-	$(MAKE) kernel
+	$(MAKE) kernel userspace
 	$(TOP)/qemu/run --uverbs=ours --hca=rxe --timeout 600 -- $(TOP)/qemu/demo-guest
 
 check: kernel

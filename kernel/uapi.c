@@ -28,6 +28,9 @@ static const struct uverbs_write_cmd *const uverbs_cmd_tables[] = {
 	uverbs_mw_cmds,
 	uverbs_ah_cmds,
 	uverbs_xrcd_cmds,
+	uverbs_qp_cmds,
+	uverbs_post_cmds,
+	uverbs_mcast_cmds,
 };
 
 /* Every object type the module serves, with the driver op it needs. */
@@ -41,6 +44,7 @@ static const struct uverbs_object_decl uverbs_object_defs[] = {
 	{ UVERBS_OBJECT_XRCD, &uverbs_xrcd_type.type,
 	  UVERBS_NEEDS(dealloc_xrcd) },
 	{ UVERBS_OBJECT_CQ, &uverbs_cq_type.type, UVERBS_NEEDS(destroy_cq) },
+	{ UVERBS_OBJECT_QP, &uverbs_qp_type.type, UVERBS_NEEDS(destroy_qp) },
 	{ UVERBS_OBJECT_SRQ, &uverbs_srq_type.type, UVERBS_NEEDS(destroy_srq) },
 	{ UVERBS_OBJECT_WQ, &uverbs_wq_type.type, UVERBS_NEEDS(destroy_wq) },
 	{ UVERBS_OBJECT_RWQ_IND_TBL, &uverbs_rwq_ind_tbl_type.type,

@@ -187,6 +187,13 @@ void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 void rdma_restrack_add(struct rdma_restrack_entry *res);
 void rdma_restrack_del(struct rdma_restrack_entry *res);
 void rdma_restrack_sync(struct rdma_restrack_entry *res);
+struct ib_qp *ib_create_qp_user(struct ib_device *dev, struct ib_pd *pd,
+				struct ib_qp_init_attr *attr,
+				struct ib_udata *udata,
+				struct ib_uqp_object *uobj, const char *caller);
+void ib_qp_usecnt_inc(struct ib_qp *qp);
+void ib_qp_usecnt_dec(struct ib_qp *qp);
+bool rdma_nl_get_privileged_qkey(void);
 
 /*
  * ib_core's record of one mapping (core_priv.h in 6.1, where ib_core's
@@ -266,6 +273,8 @@ extern const struct uverbs_write_cmd uverbs_mw_cmds[];
 extern const struct uverbs_write_cmd uverbs_ah_cmds[];
 extern const struct uverbs_write_cmd uverbs_cq_cmds[];
 extern const struct uverbs_write_cmd uverbs_qp_cmds[];
+extern const struct uverbs_write_cmd uverbs_post_cmds[];
+extern const struct uverbs_write_cmd uverbs_mcast_cmds[];
 extern const struct uverbs_write_cmd uverbs_srq_cmds[];
 extern const struct uverbs_write_cmd uverbs_xrcd_cmds[];
 extern const struct uverbs_write_cmd uverbs_wq_cmds[];
