@@ -158,6 +158,14 @@ devinfo_settled() { # output file
 		sleep 1
 	done
 }
+# kernel/load refuses to stack ours on the in-tree module, in one line.
+refusal() {
+	"$OVB_TOP/kernel/load" "$OVB_MODULE" >"$log/refusal" 2>&1
+	local st=$?
+	[ $st = 1 ] && [ "$(wc -l <"$log/refusal")" = 1 ] &&
+		grep -q "the in-tree ib_uverbs is loaded; unload it first: modprobe -r .*ib_uverbs" "$log/refusal"
+	result $? "kernel/load refuses while the in-tree ib_uverbs is loaded" "$log/refusal"
+}
 if [ -n "${OVB_MODULE:-}" ] && [ "${OVB_UVERBS:-}" = ours ]; then
 	this=(insmod "$OVB_MODULE") other=(modprobe ib_uverbs) other_name=in-tree
 elif [ -n "${OVB_MODULE:-}" ] && [ -f "$OVB_MODULE" ]; then
@@ -169,13 +177,16 @@ if [ ${#this[@]} = 0 ] || [ -z "$nic" ]; then
 	skip "rmmod rdma_rxe ib_uverbs" "not started by qemu/run (OVB_MODULE/OVB_UVERBS unset) or no netdev"
 	skip "ibv_devinfo -v identical on the other ib_uverbs" "as above"
 	skip "stack restored" "as above"
+	skip "kernel/load refuses while the in-tree ib_uverbs is loaded" "as above"
 else
 	devinfo_settled "$log/devinfo.this"
+	[ "$other_name" = openverbs ] && refusal
 	stack_down >"$log/down" 2>&1
 	result $? "rmmod rdma_rxe ib_uverbs (after all programs exited)" "$log/down"
 	stack_up "${other[@]}" >"$log/other" 2>&1 && devinfo_settled "$log/devinfo.other"
 	diff -u "$log/devinfo.this" "$log/devinfo.other" >"$log/devinfo.diff" 2>&1 ||
 		cat "$log/other" >>"$log/devinfo.diff"
+	[ "$other_name" = in-tree ] && refusal
 	[ -s "$log/devinfo.diff" ]
 	result $((! $?)) "ibv_devinfo -v identical on the $other_name ib_uverbs" "$log/devinfo.diff"
 	{ stack_down && stack_up "${this[@]}" && ibv_devinfo -d "$dev" | grep -q PORT_ACTIVE; } >"$log/back" 2>&1
