@@ -71,8 +71,8 @@ out:
 static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_async_event_file *async;
-	struct ib_uverbs_get_context_resp resp;
-	struct ib_uverbs_get_context cmd;
+	struct ovb_get_context_resp resp;
+	struct ovb_get_context_req cmd;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
 	int ret;
@@ -89,7 +89,7 @@ static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 		ret = PTR_ERR(uobj);
 		goto err_ucontext;
 	}
-	resp = (struct ib_uverbs_get_context_resp){
+	resp = (struct ovb_get_context_resp){
 		.num_comp_vectors = attrs->ufile->device->num_comp_vectors,
 		.async_fd = uobj->id,
 	};
@@ -116,7 +116,7 @@ err_ucontext:
 
 static void uverbs_fill_device_attr(struct ib_device *ibdev,
 				    const struct ib_device_attr *attr,
-				    struct ib_uverbs_query_device_resp *resp)
+				    struct ovb_query_device_resp *resp)
 {
 	resp->fw_ver = attr->fw_ver;
 	resp->node_guid = ibdev->node_guid;
@@ -161,8 +161,8 @@ static void uverbs_fill_device_attr(struct ib_device *ibdev,
 
 static int uverbs_query_device(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_query_device_resp resp = {};
-	struct ib_uverbs_query_device cmd;
+	struct ovb_query_device_resp resp = {};
+	struct ovb_query_device_req cmd;
 	struct ib_ucontext *ucontext;
 	int ret;
 
@@ -180,7 +180,7 @@ static int uverbs_query_device(struct uverbs_attr_bundle *attrs)
 
 static void uverbs_fill_port_attr(struct ib_device *ibdev, u32 port,
 				  const struct ib_port_attr *attr,
-				  struct ib_uverbs_query_port_resp *resp)
+				  struct ovb_query_port_resp *resp)
 {
 	resp->state = attr->state;
 	resp->max_mtu = attr->max_mtu;
@@ -214,8 +214,8 @@ static void uverbs_fill_port_attr(struct ib_device *ibdev, u32 port,
 
 static int uverbs_query_port(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_query_port_resp resp = {};
-	struct ib_uverbs_query_port cmd;
+	struct ovb_query_port_resp resp = {};
+	struct ovb_query_port_req cmd;
 	struct ib_ucontext *ucontext;
 	struct ib_port_attr attr;
 	int ret;
@@ -237,8 +237,8 @@ static int uverbs_query_port(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_query_device_resp resp = {};
-	struct ib_uverbs_ex_query_device cmd;
+	struct ovb_ex_query_device_resp resp = {};
+	struct ovb_ex_query_device_req cmd;
 	struct ib_device_attr attr = {};
 	struct ib_ucontext *ucontext;
 	struct ib_device *ibdev;
@@ -292,23 +292,23 @@ static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
 }
 
 const struct uverbs_write_cmd uverbs_device_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_GET_CONTEXT, uverbs_get_context,
-		     struct ib_uverbs_get_context,
-		     struct ib_uverbs_get_context_resp, 1, UVERBS_NEEDS(alloc_ucontext),
+	UVERBS_WRITE(OVB_CMD_GET_CONTEXT, uverbs_get_context,
+		     struct ovb_get_context_req,
+		     struct ovb_get_context_resp, 1, UVERBS_NEEDS(alloc_ucontext),
 		     UVERBS_NEEDS(dealloc_ucontext)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_DEVICE, uverbs_query_device,
-		     struct ib_uverbs_query_device,
-		     struct ib_uverbs_query_device_resp, 0, UVERBS_NEEDS(alloc_ucontext),
+	UVERBS_WRITE(OVB_CMD_QUERY_DEVICE, uverbs_query_device,
+		     struct ovb_query_device_req,
+		     struct ovb_query_device_resp, 0, UVERBS_NEEDS(alloc_ucontext),
 		     UVERBS_NEEDS(dealloc_ucontext)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_PORT, uverbs_query_port,
-		     struct ib_uverbs_query_port,
-		     struct ib_uverbs_query_port_resp, 0, UVERBS_NEEDS(alloc_ucontext),
+	UVERBS_WRITE(OVB_CMD_QUERY_PORT, uverbs_query_port,
+		     struct ovb_query_port_req,
+		     struct ovb_query_port_resp, 0, UVERBS_NEEDS(alloc_ucontext),
 		     UVERBS_NEEDS(dealloc_ucontext),
 		     UVERBS_NEEDS(query_port)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+	UVERBS_WRITE_EX(OVB_EX_CMD_QUERY_DEVICE,
 			uverbs_ex_query_device,
-			offsetofend(struct ib_uverbs_ex_query_device, reserved),
-			offsetofend(struct ib_uverbs_ex_query_device_resp,
+			offsetofend(struct ovb_ex_query_device_req, reserved),
+			offsetofend(struct ovb_ex_query_device_resp,
 				    response_length),
 			UVERBS_NEEDS(alloc_ucontext),
 		     UVERBS_NEEDS(dealloc_ucontext), UVERBS_NEEDS(query_device)),

@@ -26,7 +26,7 @@ uverbs_mcast_find(struct ib_uqp_object *uqp, const u8 *gid, u16 lid)
 
 static int uverbs_attach_mcast(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_attach_mcast cmd;
+	struct ovb_attach_mcast_req cmd;
 	struct ib_uverbs_mcast_entry *mcast;
 	struct ib_uqp_object *uqp;
 	struct ib_qp *qp;
@@ -67,7 +67,7 @@ out:
 /* The entry goes even when the driver's detach fails, as in 6.1. */
 static int uverbs_detach_mcast(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_detach_mcast cmd;
+	struct ovb_detach_mcast_req cmd;
 	struct ib_uverbs_mcast_entry *mcast;
 	struct ib_uqp_object *uqp;
 	struct ib_qp *qp;
@@ -114,12 +114,12 @@ void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj)
 
 /* Both also need destroy_qp: the QP object's own need. */
 const struct uverbs_write_cmd uverbs_mcast_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_ATTACH_MCAST, uverbs_attach_mcast,
-		     struct ib_uverbs_attach_mcast, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_ATTACH_MCAST, uverbs_attach_mcast,
+		     struct ovb_attach_mcast_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(attach_mcast), UVERBS_NEEDS(detach_mcast),
 		     UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DETACH_MCAST, uverbs_detach_mcast,
-		     struct ib_uverbs_detach_mcast, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DETACH_MCAST, uverbs_detach_mcast,
+		     struct ovb_detach_mcast_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(detach_mcast), UVERBS_NEEDS(destroy_qp)),
 	{ }
 };

@@ -46,7 +46,7 @@ static void uverbs_srq_put_deps(struct uverbs_srq_deps *deps)
  * request with several bad handles fails with the same errno): XRCD, CQ,
  * then PD.  Any bad XRCD handle is EINVAL.
  */
-static int uverbs_srq_get_deps(const struct ib_uverbs_create_xsrq *cmd,
+static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 			       struct ib_srq_init_attr *init,
 			       struct ib_usrq_object *usrq,
 			       struct uverbs_srq_deps *deps,
@@ -89,9 +89,9 @@ static int uverbs_srq_get_deps(const struct ib_uverbs_create_xsrq *cmd,
 
 /* CREATE_SRQ and CREATE_XSRQ; the legacy request is a basic SRQ. */
 static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
-				     const struct ib_uverbs_create_xsrq *cmd)
+				     const struct ovb_create_xsrq_req *cmd)
 {
-	struct ib_uverbs_create_srq_resp resp = {};
+	struct ovb_create_srq_resp resp = {};
 	struct ib_srq_init_attr init = {
 		.event_handler = ib_uverbs_srq_event_handler,
 		.srq_type = cmd->srq_type,
@@ -155,8 +155,8 @@ err_deps:
 
 static int uverbs_create_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_create_xsrq xcmd = {};
-	struct ib_uverbs_create_srq cmd;
+	struct ovb_create_xsrq_req xcmd = {};
+	struct ovb_create_srq_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -175,7 +175,7 @@ static int uverbs_create_srq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_create_xsrq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_create_xsrq cmd;
+	struct ovb_create_xsrq_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -187,7 +187,7 @@ static int uverbs_create_xsrq(struct uverbs_attr_bundle *attrs)
 /* The attribute mask goes to the driver unchecked, as in 6.1. */
 static int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_modify_srq cmd;
+	struct ovb_modify_srq_req cmd;
 	struct ib_srq_attr attr = {};
 	struct ib_srq *srq;
 	int ret;
@@ -210,8 +210,8 @@ static int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_query_srq_resp resp = {};
-	struct ib_uverbs_query_srq cmd;
+	struct ovb_query_srq_resp resp = {};
+	struct ovb_query_srq_req cmd;
 	struct ib_srq_attr attr = {};
 	struct ib_srq *srq;
 	int ret;
@@ -236,8 +236,8 @@ static int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_destroy_srq_resp resp = {};
-	struct ib_uverbs_destroy_srq cmd;
+	struct ovb_destroy_srq_resp resp = {};
+	struct ovb_destroy_srq_req cmd;
 	struct ib_uevent_object *uevent;
 	struct ib_uobject *uobj;
 	int ret;
@@ -289,24 +289,24 @@ const struct uverbs_obj_idr_type uverbs_srq_type = {
 };
 
 const struct uverbs_write_cmd uverbs_srq_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_SRQ, uverbs_create_srq,
-		     struct ib_uverbs_create_srq,
-		     struct ib_uverbs_create_srq_resp, 1,
+	UVERBS_WRITE(OVB_CMD_CREATE_SRQ, uverbs_create_srq,
+		     struct ovb_create_srq_req,
+		     struct ovb_create_srq_resp, 1,
 		     UVERBS_NEEDS(create_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_XSRQ, uverbs_create_xsrq,
-		     struct ib_uverbs_create_xsrq,
-		     struct ib_uverbs_create_srq_resp, 1,
+	UVERBS_WRITE(OVB_CMD_CREATE_XSRQ, uverbs_create_xsrq,
+		     struct ovb_create_xsrq_req,
+		     struct ovb_create_srq_resp, 1,
 		     UVERBS_NEEDS(create_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_SRQ, uverbs_destroy_srq,
-		     struct ib_uverbs_destroy_srq,
-		     struct ib_uverbs_destroy_srq_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DESTROY_SRQ, uverbs_destroy_srq,
+		     struct ovb_destroy_srq_req,
+		     struct ovb_destroy_srq_resp, 0,
 		     UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_MODIFY_SRQ, uverbs_modify_srq,
-		     struct ib_uverbs_modify_srq, struct uverbs_no_resp, 1,
+	UVERBS_WRITE(OVB_CMD_MODIFY_SRQ, uverbs_modify_srq,
+		     struct ovb_modify_srq_req, struct uverbs_no_resp, 1,
 		     UVERBS_NEEDS(modify_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_SRQ, uverbs_query_srq,
-		     struct ib_uverbs_query_srq,
-		     struct ib_uverbs_query_srq_resp, 0,
+	UVERBS_WRITE(OVB_CMD_QUERY_SRQ, uverbs_query_srq,
+		     struct ovb_query_srq_req,
+		     struct ovb_query_srq_resp, 0,
 		     UVERBS_NEEDS(query_srq), UVERBS_NEEDS(destroy_srq)),
 	{ }
 };
