@@ -19,7 +19,7 @@ UVERBS ?= ours
 # KERNEL=debug: run the guest on the debug kernel (KASAN, lockdep, ...)
 # that qemu/build-debug-kernel builds from linux-source-6.1.
 KERNEL ?= distro
-QEMU_TIMEOUT ?= 1500
+QEMU_TIMEOUT ?= 3000
 JOBS ?= $(shell nproc)
 # CI treats every warning as an error; so do we, always.
 KERNEL_W ?= 1
