@@ -147,14 +147,24 @@ dkms-test: dkms-build
 	$(TOP)/qemu/run --uverbs=none --timeout $(QEMU_TIMEOUT) -- \
 		$(TOP)/qemu/dkms-guest $(BUILD)/dkms $(VERSION) $(KVER)
 
-# On a node: the real thing, in /usr/src and dkms' own tree.
+# On a node: the real thing, in /usr/src and dkms' own tree, plus the
+# modprobe.d softdep and the udev rule (packaging/, Documentation/install.md).
+MODPROBE_D ?= /etc/modprobe.d
+UDEV_RULES_D ?= /etc/udev/rules.d
+NODE_FILES := $(MODPROBE_D)/openverbs.conf $(UDEV_RULES_D)/60-openverbs.rules
+
 dkms-install: dkms-source
 	cp -r $(DKMS_SRC) /usr/src/
 	dkms add -m openverbs -v $(VERSION)
 	dkms install -m openverbs -v $(VERSION) -k $(KVER)
+	install -D -m 644 $(TOP)/packaging/modprobe.d/openverbs.conf $(MODPROBE_D)/openverbs.conf
+	install -D -m 644 $(TOP)/packaging/udev/60-openverbs.rules $(UDEV_RULES_D)/60-openverbs.rules
+	-udevadm control --reload 2>/dev/null && udevadm trigger --subsystem-match=infiniband_verbs 2>/dev/null
 
 dkms-remove:
 	dkms remove -m openverbs -v $(VERSION) --all
+	rm -f $(NODE_FILES)
+	rm -rf /usr/src/openverbs-$(VERSION)
 
 clean:
 	rm -rf $(BUILD)
