@@ -29,7 +29,8 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
 	unit-test kabi-check qemu-test test demo check clean \
-	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove
+	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove \
+	deb deb-test
 
 all: kernel userspace selftests
 
@@ -45,6 +46,8 @@ help:
 	@echo "make check       checkpatch + sparse on the kernel module"
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
 	@echo "make dkms-test   dkms build here, dkms install + modprobe rdma_rxe in QEMU"
+	@echo "make deb         Debian packages into build/deb (openverbs-dkms, libopenverbs, -tools, -dev)"
+	@echo "make deb-test    install the packages with apt in QEMU, ping-pong, remove, check clean removal"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR) UVERBS=$(UVERBS)"
 
 # ---------------------------------------------------------------- setup
@@ -110,6 +113,7 @@ test: ensure-setup
 	$(MAKE) kabi-check
 	$(MAKE) qemu-test
 	$(MAKE) dkms-test
+	$(MAKE) deb-test
 
 demo: ensure-setup
 	$(MAKE) kernel userspace
@@ -165,6 +169,15 @@ dkms-remove:
 	dkms remove -m openverbs -v $(VERSION) --all
 	rm -f $(NODE_FILES)
 	rm -rf /usr/src/openverbs-$(VERSION)
+
+# ---------------------------------------------------------------- packages
+# dpkg-deb, no debhelper (packaging/deb/build-debs, Documentation/install.md).
+deb: dkms-source
+	$(TOP)/packaging/deb/build-debs $(TOP) $(BUILD)/deb $(DKMS_SRC)
+
+deb-test: deb
+	$(TOP)/qemu/run --uverbs=none --timeout $(QEMU_TIMEOUT) -- \
+		$(TOP)/qemu/deb-guest $(BUILD)/deb $(VERSION) $(KVER)
 
 clean:
 	rm -rf $(BUILD)
