@@ -77,12 +77,18 @@ install(FILES ${CMAKE_BINARY_DIR}/openverbsConfig.cmake
 	${CMAKE_BINARY_DIR}/openverbsConfigVersion.cmake
 	DESTINATION ${OVB_CMAKEDIR} COMPONENT dev)
 
-# pkg-config files locate the prefix from their own place (${pcfiledir}).
-file(RELATIVE_PATH OVB_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig
-	${CMAKE_INSTALL_PREFIX})
-string(REGEX REPLACE "/$" "" OVB_PC_TO_PREFIX "${OVB_PC_TO_PREFIX}")
+# pkg-config files: written at install time with the prefix of that install
+# (`cmake --install --prefix P` or the configured one), as absolute paths,
+# because the RUNPATH they give programs must be absolute.
 foreach(pc openverbs openverbs-provider)
-	configure_file(cmake/${pc}.pc.in ${CMAKE_BINARY_DIR}/${pc}.pc @ONLY)
-	install(FILES ${CMAKE_BINARY_DIR}/${pc}.pc
+	install(CODE "
+		set(OVB_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+		set(OVB_INSTALL_LIBDIR \"${OVB_INSTALL_LIBDIR}\")
+		set(CMAKE_INSTALL_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+		set(PROJECT_VERSION \"${PROJECT_VERSION}\")
+		configure_file(\"${CMAKE_CURRENT_SOURCE_DIR}/cmake/${pc}.pc.in\"
+			\"${CMAKE_BINARY_DIR}/install-pc/${pc}.pc\" @ONLY)"
+		COMPONENT dev)
+	install(FILES ${CMAKE_BINARY_DIR}/install-pc/${pc}.pc
 		DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 endforeach()
