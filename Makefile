@@ -29,7 +29,8 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
 	unit-test kabi-check qemu-test test demo check clean \
-	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove
+	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove \
+	deb deb-test
 
 all: kernel userspace selftests
 
@@ -45,6 +46,8 @@ help:
 	@echo "make check       checkpatch + sparse on the kernel module"
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
 	@echo "make dkms-test   dkms build here, dkms install + modprobe rdma_rxe in QEMU"
+	@echo "make deb         Debian packages into build/deb (openverbs-dkms, libopenverbs, -tools, -dev)"
+	@echo "make deb-test    install the packages with apt in QEMU, ping-pong, remove, check clean removal"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR) UVERBS=$(UVERBS)"
 
 # ---------------------------------------------------------------- setup
@@ -110,6 +113,7 @@ test: ensure-setup
 	$(MAKE) kabi-check
 	$(MAKE) qemu-test
 	$(MAKE) dkms-test
+	$(MAKE) deb-test DEB_TEST_BUILD=host
 
 demo: ensure-setup
 	$(MAKE) kernel userspace
@@ -147,14 +151,41 @@ dkms-test: dkms-build
 	$(TOP)/qemu/run --uverbs=none --timeout $(QEMU_TIMEOUT) -- \
 		$(TOP)/qemu/dkms-guest $(BUILD)/dkms $(VERSION) $(KVER)
 
-# On a node: the real thing, in /usr/src and dkms' own tree.
+# On a node: the real thing, in /usr/src and dkms' own tree, plus the
+# modprobe.d softdep and the udev rule (packaging/, Documentation/install.md).
+MODPROBE_D ?= /etc/modprobe.d
+UDEV_RULES_D ?= /etc/udev/rules.d
+NODE_FILES := $(MODPROBE_D)/openverbs.conf $(UDEV_RULES_D)/60-openverbs.rules
+
 dkms-install: dkms-source
 	cp -r $(DKMS_SRC) /usr/src/
 	dkms add -m openverbs -v $(VERSION)
 	dkms install -m openverbs -v $(VERSION) -k $(KVER)
+	install -D -m 644 $(TOP)/packaging/modprobe.d/openverbs.conf $(MODPROBE_D)/openverbs.conf
+	install -D -m 644 $(TOP)/packaging/udev/60-openverbs.rules $(UDEV_RULES_D)/60-openverbs.rules
+	-udevadm control --reload 2>/dev/null && udevadm trigger --subsystem-match=infiniband_verbs 2>/dev/null
 
 dkms-remove:
 	dkms remove -m openverbs -v $(VERSION) --all
+	rm -f $(NODE_FILES)
+	rm -rf /usr/src/openverbs-$(VERSION)
+
+# ---------------------------------------------------------------- packages
+# dpkg-deb, no debhelper (packaging/deb/build-debs, Documentation/install.md).
+deb: dkms-source
+	$(TOP)/packaging/deb/build-debs $(TOP) $(BUILD)/deb $(DKMS_SRC)
+
+# DEB_TEST_BUILD=guest (default): the package's postinst builds the module
+# with dkms inside the guest, as on a node; under TCG that alone takes many
+# minutes, hence its own timeout.  DEB_TEST_BUILD=host (make test): the
+# module make dkms-build built is put in place first and the postinst only
+# installs it.
+DEB_TEST_BUILD ?= guest
+DEB_TEST_TIMEOUT ?= 2700
+deb-test: deb $(if $(filter host,$(DEB_TEST_BUILD)),dkms-build)
+	$(TOP)/qemu/run --uverbs=none --timeout $(DEB_TEST_TIMEOUT) -- \
+		$(TOP)/qemu/deb-guest $(BUILD)/deb $(VERSION) $(KVER) \
+		$(if $(filter host,$(DEB_TEST_BUILD)),$(BUILD)/dkms/tree)
 
 clean:
 	rm -rf $(BUILD)
