@@ -5,7 +5,7 @@
 // uapi/openverbs/rxe-abi.h; Documentation/userspace.md walks through it.
 #pragma once
 
-#include <mutex>
+#include "spinlock.h"
 
 #include <openverbs/provider.h>
 #include <openverbs/rxe-abi.h>
@@ -24,7 +24,7 @@ struct Context {
 
 struct Cq {
 	ibv_cq_ex ex;			// begins with the fields of ibv_cq
-	std::mutex lock;
+	SpinLock lock;
 	Ring ring;
 	const ovb_wc *cur = nullptr;	// entry being read by ibv_wc_read_*
 	ibv_cq *ibv() { return ibv_cq_ex_to_cq(&ex); }
@@ -32,8 +32,8 @@ struct Cq {
 
 struct Qp {
 	ibv_qp_ex ex;			// ex.qp_base is the ibv_qp
-	std::mutex sq_lock;
-	std::mutex rq_lock;
+	SpinLock sq_lock;
+	SpinLock rq_lock;
 	Ring sq;
 	Ring rq;			// unmapped with an SRQ
 	uint32_t ssn = 0;		// send sequence number of the next WQE
@@ -52,7 +52,7 @@ struct Qp {
 
 struct Srq {
 	ibv_srq ibv;
-	std::mutex lock;
+	SpinLock lock;
 	Ring ring;
 	ovb_rxe_mmap_info mi{};		// the kernel rewrites it on resize
 	uint32_t max_sge = 0;
@@ -102,7 +102,7 @@ int query_srq(ibv_srq *srq, ibv_srq_attr *attr);
 int destroy_srq(ibv_srq *srq);
 int post_srq_recv(ibv_srq *srq, ibv_recv_wr *wr, ibv_recv_wr **bad);
 // Shared by RQ and SRQ: writes the receive WQEs of wr under lock.
-int post_recv_ring(Ring &ring, std::mutex &lock, uint32_t max_sge,
+int post_recv_ring(Ring &ring, SpinLock &lock, uint32_t max_sge,
 		   ibv_recv_wr *wr, ibv_recv_wr **bad);
 
 // rxe_ah.cpp
