@@ -5,13 +5,15 @@
 // uapi/openverbs/rxe-abi.h; Documentation/userspace.md walks through it.
 #pragma once
 
-#include "spinlock.h"
+#include <cerrno>
+#include <unistd.h>
 
 #include <openverbs/provider.h>
 #include <openverbs/rxe-abi.h>
 #include <openverbs/uverbs-abi.h>
 
 #include "queue.h"
+#include "spinlock.h"
 
 namespace rxe {
 
@@ -90,10 +92,18 @@ void install_wr_ops(Qp *qp, uint64_t send_ops);
 
 // rxe_send.cpp
 int post_send(ibv_qp *qp, ibv_send_wr *wr, ibv_send_wr **bad);
-int ring_doorbell(Qp *qp);
+inline int ring_doorbell(Qp *qp)
+{
+	ssize_t n = write(qp->ex.qp_base.context->cmd_fd, &qp->doorbell,
+			  sizeof(qp->doorbell));
+	return n == static_cast<ssize_t>(sizeof(qp->doorbell)) ? 0 : errno;
+}
 // Builds one send WQE (validation included); 0 or an errno.
 int build_send_wqe(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe,
 		   size_t wqe_room);
+// Lowers max_send_sge and max_inline to what a send-ring element of
+// wqe_room bytes holds, so post_send checks one limit per WR.
+void clamp_send_limits(Qp &qp, size_t wqe_room);
 
 // rxe_srq.cpp
 ibv_srq *create_srq(ibv_pd *pd, ibv_srq_init_attr *attr);

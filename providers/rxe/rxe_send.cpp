@@ -15,15 +15,12 @@ namespace {
 
 static_assert(sizeof(ovb_rxe_sge) == sizeof(ibv_sge), "sge layouts match");
 
-bool is_atomic(uint32_t op)
-{
-	return op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
-}
-
-// The opcode-specific part of the work request.  Every field the kernel
-// reads for the opcode is written; the rest of the union keeps whatever
-// the slot held (the kernel ignores it, as with rdma-core's WQEs).
-inline int fill_wr(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe)
+// The opcode-specific part of the work request, with the checks that
+// depend on the opcode.  Every field the kernel reads for the opcode is
+// written; the rest of the union keeps whatever the slot held (the kernel
+// ignores it, as with rdma-core's WQEs).
+[[gnu::always_inline]] inline int fill_wr(const Qp &qp, const ibv_send_wr &wr,
+					  ovb_rxe_send_wqe &wqe, uint64_t length)
 {
 	ovb_rxe_send_wr &w = wqe.wr;
 	switch (wr.opcode) {
@@ -47,6 +44,8 @@ inline int fill_wr(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe)
 		return 0;
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		if (length < 8 || (wr.wr.atomic.remote_addr & 7))
+			return EINVAL;
 		w.ex.imm_data = 0;
 		w.wr.atomic.remote_addr = wr.wr.atomic.remote_addr;
 		w.wr.atomic.compare_add = wr.wr.atomic.compare_add;
@@ -59,6 +58,8 @@ inline int fill_wr(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe)
 		w.ex.invalidate_rkey = wr.invalidate_rkey;
 		return 0;
 	case IBV_WR_BIND_MW:
+		if (qp.ex.qp_base.qp_type == IBV_QPT_UD || wr.num_sge)
+			return EINVAL;
 		w.ex.imm_data = 0;
 		w.wr.mw.addr = wr.bind_mw.bind_info.addr;
 		w.wr.mw.length = wr.bind_mw.bind_info.length;
@@ -86,50 +87,44 @@ inline int fill_wr(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe)
 }
 
 // One WQE, written field by field (no memset of the 208-byte element);
-// the SGEs are copied and summed in one pass.
-inline int build_one(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe,
-		     size_t wqe_room)
+// the SGEs are copied and summed in one pass.  The limits fit the ring
+// element (clamp_send_limits).
+[[gnu::always_inline]] inline int build_one(const Qp &qp, const ibv_send_wr &wr,
+					    ovb_rxe_send_wqe &wqe, uint32_t max_sge,
+					    uint32_t max_inline)
 {
-	const int num_sge = wr.num_sge;
-	if (num_sge < 0 || static_cast<uint32_t>(num_sge) > qp.max_send_sge)
+	// Unsigned: a negative count is too large as well.
+	const uint32_t num_sge = static_cast<uint32_t>(wr.num_sge);
+	if (num_sge > max_sge)
 		return EINVAL;
-	const bool inline_data = wr.send_flags & IBV_SEND_INLINE;
 	uint64_t length = 0;
-	if (inline_data) {
-		for (int i = 0; i < num_sge; i++)
+	if (wr.send_flags & IBV_SEND_INLINE) {
+		for (uint32_t i = 0; i < num_sge; i++)
 			length += wr.sg_list[i].length;
-		if (length > qp.max_inline || sizeof(wqe) + length > wqe_room)
+		if (length > max_inline)
 			return EINVAL;
 		uint8_t *dst = wqe.dma.inline_data;
-		for (int i = 0; i < num_sge; i++) {
+		for (uint32_t i = 0; i < num_sge; i++) {
 			std::memcpy(dst, reinterpret_cast<void *>(wr.sg_list[i].addr),
 				    wr.sg_list[i].length);
 			dst += wr.sg_list[i].length;
 		}
 		wqe.dma.num_sge = 0;
 	} else {
-		if (sizeof(wqe) + num_sge * sizeof(ovb_rxe_sge) > wqe_room)
-			return EINVAL;
-		for (int i = 0; i < num_sge; i++) {
+		for (uint32_t i = 0; i < num_sge; i++) {
 			const ibv_sge &s = wr.sg_list[i];
 			wqe.dma.sge[i] = {s.addr, s.length, s.lkey};
 			length += s.length;
 		}
-		wqe.dma.num_sge = static_cast<uint32_t>(num_sge);
+		wqe.dma.num_sge = num_sge;
 	}
-	if (is_atomic(wr.opcode) && (length < 8 || (wr.wr.atomic.remote_addr & 7)))
-		return EINVAL;
-	if (wr.opcode == IBV_WR_BIND_MW &&
-	    (qp.ex.qp_base.qp_type == IBV_QPT_UD || num_sge))
-		return EINVAL;
-
+	wqe.iova = 0;
+	if (int rc = fill_wr(qp, wr, wqe, length))
+		return rc;
 	wqe.wr.wr_id = wr.wr_id;
 	wqe.wr.reserved = 0;
 	wqe.wr.opcode = wr.opcode;
 	wqe.wr.send_flags = wr.send_flags;
-	wqe.iova = 0;
-	if (int rc = fill_wr(qp, wr, wqe))
-		return rc;
 	// What the kernel's requester starts from: posted, nothing sent yet.
 	wqe.status = 0;
 	wqe.state = 0;
@@ -148,17 +143,31 @@ inline int build_one(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe,
 
 } // namespace
 
+namespace {
+
+void clamp(uint32_t &max_sge, uint32_t &max_inline, size_t wqe_room)
+{
+	size_t room = wqe_room > sizeof(ovb_rxe_send_wqe) ?
+		wqe_room - sizeof(ovb_rxe_send_wqe) : 0;
+	if (max_sge > room / sizeof(ovb_rxe_sge))
+		max_sge = static_cast<uint32_t>(room / sizeof(ovb_rxe_sge));
+	if (max_inline > room)
+		max_inline = static_cast<uint32_t>(room);
+}
+
+} // namespace
+
+void clamp_send_limits(Qp &qp, size_t wqe_room)
+{
+	clamp(qp.max_send_sge, qp.max_inline, wqe_room);
+}
+
 int build_send_wqe(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe,
 		   size_t wqe_room)
 {
-	return build_one(qp, wr, wqe, wqe_room);
-}
-
-int ring_doorbell(Qp *qp)
-{
-	ssize_t n = write(qp->ex.qp_base.context->cmd_fd, &qp->doorbell,
-			  sizeof(qp->doorbell));
-	return n == static_cast<ssize_t>(sizeof(qp->doorbell)) ? 0 : errno;
+	uint32_t max_sge = qp.max_send_sge, max_inline = qp.max_inline;
+	clamp(max_sge, max_inline, wqe_room);
+	return build_one(qp, wr, wqe, max_sge, max_inline);
 }
 
 // The ring's geometry is read once per call and the producer index
@@ -170,7 +179,6 @@ int post_send(ibv_qp *ibqp, ibv_send_wr *wr, ibv_send_wr **bad)
 	qp->sq_lock.lock();
 	Ring &sq = qp->sq;
 	const uint32_t mask = sq.mask();
-	const size_t room = sq.elem_size();
 	const uint32_t start = sq.producer();
 	uint32_t prod = start;
 	for (; wr; wr = wr->next) {
@@ -179,7 +187,7 @@ int post_send(ibv_qp *ibqp, ibv_send_wr *wr, ibv_send_wr **bad)
 			break;
 		}
 		auto *wqe = static_cast<ovb_rxe_send_wqe *>(sq.slot(prod));
-		rc = build_one(*qp, *wr, *wqe, room);
+		rc = build_one(*qp, *wr, *wqe, qp->max_send_sge, qp->max_inline);
 		if (rc)
 			break;
 		wqe->ssn = qp->ssn++;
