@@ -137,6 +137,8 @@ BENCH_MIN_TIME ?= 0.2
 BENCH_UCOST_ITERS ?= 300
 BENCH_SECTIONS ?= limits control datapath ucost umem
 BENCH_TIMEOUT ?= 3600
+# Debian's python3 (python3-matplotlib draws the chart), not one from PATH.
+BENCH_PYTHON ?= /usr/bin/python3
 
 bench-programs:
 	cmake -S $(TOP)/bench -B $(BUILD)/bench/bin -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -154,7 +156,7 @@ bench: kernel userspace bench-programs
 	cp -r $$run/share/bench $(BUILD)/bench/raw || exit 1; \
 	BENCH_DATE="$$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	BENCH_COMMIT="$$(git -C $(TOP) describe --always --dirty 2>/dev/null)" \
-		python3 $(TOP)/bench/report $(BUILD)/bench/raw $(BUILD)/bench \
+		$(BENCH_PYTHON) $(TOP)/bench/report $(BUILD)/bench/raw $(BUILD)/bench \
 		--doc $(TOP)/Documentation || exit 1; \
 	exit $$status
 
