@@ -28,7 +28,7 @@ DKMS_SRC := $(BUILD)/dkms/src/openverbs-$(VERSION)
 DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
-	unit-test kabi-check qemu-test test demo check clean \
+	unit-test kabi-check qemu-test test demo check clean bench bench-programs \
 	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove \
 	deb deb-test
 
@@ -48,6 +48,7 @@ help:
 	@echo "make dkms-test   dkms build here, dkms install + modprobe rdma_rxe in QEMU"
 	@echo "make deb         Debian packages into build/deb (openverbs-dkms, libopenverbs, -tools, -dev)"
 	@echo "make deb-test    install the packages with apt in QEMU, ping-pong, remove, check clean removal"
+	@echo "make bench       ours vs in-tree ib_uverbs and rdma-core in one guest boot (Documentation/performance.md)"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR) UVERBS=$(UVERBS)"
 
 # ---------------------------------------------------------------- setup
@@ -128,6 +129,40 @@ debug-kernel:
 	$(TOP)/qemu/build-debug-kernel $(BUILD)
 	$(MAKE) kernel KVER=$$(cat $(BUILD)/debug-kernel/release) \
 		KDIR=$(BUILD)/debug-kernel/obj KOBJ=$(BUILD)/kernel-debug
+
+# ---------------------------------------------------------------- bench
+# One guest boot, both ib_uverbs modules loaded in turn (bench/guest); the
+# raw results are copied to build/bench/raw, the table and results.json
+# land in build/bench/, and Documentation/performance.md (+ .png) is
+# rewritten.  See Documentation/performance.md.
+BENCH_ROUNDS ?= 2
+BENCH_REPS ?= 3
+BENCH_MIN_TIME ?= 0.2
+BENCH_UCOST_ITERS ?= 300
+BENCH_SECTIONS ?= limits control datapath ucost umem
+BENCH_TIMEOUT ?= 3600
+# Debian's python3 (python3-matplotlib draws the chart), not one from PATH.
+BENCH_PYTHON ?= /usr/bin/python3
+
+bench-programs:
+	cmake -S $(TOP)/bench -B $(BUILD)/bench/bin -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD)/bench/bin -j $(JOBS)
+
+bench: kernel userspace bench-programs
+	@rm -rf $(BUILD)/bench/raw
+	@status=0; \
+	$(TOP)/qemu/run --uverbs=none --mem=3072 --timeout $(BENCH_TIMEOUT) -- \
+		env BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_REPS=$(BENCH_REPS) \
+		BENCH_MIN_TIME=$(BENCH_MIN_TIME) BENCH_UCOST_ITERS=$(BENCH_UCOST_ITERS) \
+		BENCH_SECTIONS="$(BENCH_SECTIONS)" $(TOP)/bench/guest \
+		2> >(tee $(BUILD)/bench/qemu-run.log >&2) || status=$$?; \
+	run=$$(sed -n 's|.*, log \(.*\)/console.log$$|\1|p' $(BUILD)/bench/qemu-run.log); \
+	cp -r $$run/share/bench $(BUILD)/bench/raw || exit 1; \
+	BENCH_DATE="$$(date -u '+%Y-%m-%d %H:%M UTC')" \
+	BENCH_COMMIT="$$(git -C $(TOP) describe --always --dirty 2>/dev/null)" \
+		$(BENCH_PYTHON) $(TOP)/bench/report $(BUILD)/bench/raw $(BUILD)/bench \
+		--doc $(TOP)/Documentation || exit 1; \
+	exit $$status
 
 # ---------------------------------------------------------------- dkms
 # The source tree dkms wants: dkms.conf, Kbuild and sources, uapi/.
