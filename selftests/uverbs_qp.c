@@ -547,6 +547,15 @@ TEST_F(qp, create_flags_and_sizes)
 	EXPECT_EQ(-EINVAL, raw_ex_cmd(self->fd, IB_USER_VERBS_EX_CMD_CREATE_QP,
 				      &ex, sizeof(ex), 0, &out,
 				      sizeof(out.core), RAW_DRV_OUT));
+	/*
+	 * Not even a handle no object of this file has: the type is absent,
+	 * EINVAL before any handle lookup (uverbs_fuzz seed 5 found ENOENT).
+	 */
+	ex.core.rwq_ind_tbl_handle = 999;
+	EXPECT_EQ(-EINVAL, raw_ex_cmd(self->fd, IB_USER_VERBS_EX_CMD_CREATE_QP,
+				      &ex, sizeof(ex), 0, &out,
+				      sizeof(out.core), RAW_DRV_OUT));
+	ex.core.rwq_ind_tbl_handle = 0;
 	ex.core.comp_mask = 0;
 
 	/* Success: the whole _ex response, its length filled in. */

@@ -112,6 +112,8 @@ struct fz {
 	uint8_t gid[16];	/* GID 0 of port 1: a resolvable AH target */
 	uint64_t digest;	/* FNV-1a of every (command, result) */
 	int trace;
+	int dump;		/* print this command's bytes */
+	uint64_t dump_at;	/* --dump N: N + 1, 0 for none */
 	int intree;		/* the distro's ib_uverbs: steer (quirks.c) */
 };
 

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--device PATH]
+ * uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--steer]
+ *             [--dump N] [--device PATH]
  *
  * Sends a seeded stream of random and mutated write() commands, plus
  * object sequences (create, use, destroy; handle reuse, forged handles,
  * bad lengths, bad pointers), to two files of /dev/infiniband/uverbs0,
  * with file close/reopen, event reads, mmaps and forks mixed in.  Stops
  * after M commands or S seconds (default 20 s), whichever comes first.
- * The same seed and count replay the same stream.
+ * The same seed and count replay the same stream.  --trace prints every
+ * command and its result; --steer steers around the in-tree stack's known
+ * bugs (quirks.c) on our stack too, so that the traces and the digest of
+ * one seed can be compared between the two stacks; --dump N prints the
+ * bytes of command N as written.
  *
  * TAP output; it fails when a write() returns a kernel-internal errno
  * (>= 512) or a short count, or when the objects or pinned pages are not
@@ -160,6 +165,19 @@ static void build(struct fz *fz, struct fz_file *f, const struct fz_cmd *c,
 		m->response = 0;
 }
 
+/* The bytes of one command as written, for --dump. */
+static void dump(const char *at, size_t count, const struct fz_msg *m)
+{
+	size_t i;
+
+	printf("# %s: command %#x, %zu bytes written%s:", m->cmd->name,
+	       m->command, count, m->bad_buf ? " (from a bad address)" : "");
+	for (i = 0; i < count && !m->bad_buf; i++)
+		printf("%s%02x", i % 32 ? (i % 4 ? "" : " ") : "\n#  ",
+		       (unsigned char)at[i]);
+	printf("\n");
+}
+
 /*
  * Lays the message out in the arena and writes it.  Returns write()'s
  * result or -errno; *@resp_at is where the response went.
@@ -217,6 +235,8 @@ static ssize_t submit(struct fz *fz, struct fz_file *f, struct fz_msg *m,
 	*count_out = count;
 	if (m->bad_buf)
 		at = (char *)(uintptr_t)arena_bad_ptr(fz);
+	if (fz->dump)
+		dump(at, count, m);
 	ret = write(f->fd, at, count);
 	return ret < 0 ? -errno : ret;
 }
@@ -284,6 +304,7 @@ static int one_command(struct fz *fz, uint64_t n)
 	}
 	if (fz->intree)
 		fz_steer_intree(&m);
+	fz->dump = fz->dump_at == n + 1;
 	ret = submit(fz, f, &m, &count, &resp_at);
 	fz->st.commands++;
 	digest(fz, ((uint64_t)(c - fz_cmds) << 40) |
@@ -428,7 +449,7 @@ static int read_gid0(uint8_t gid[16])
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--device PATH]\n");
+	fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--steer] [--dump N] [--device PATH]\n");
 	exit(2);
 }
 
@@ -438,7 +459,7 @@ int main(int argc, char **argv)
 	struct fz *fz = &fzs;
 	uint64_t seed = 0, count = 0, n;
 	double seconds = 0, start, end;
-	int base[NRES], after[NRES], i, fails = 0, leaks = 0;
+	int base[NRES], after[NRES], i, fails = 0, leaks = 0, steer = 0;
 	long pin;
 
 	for (i = 1; i < argc; i++) {
@@ -452,6 +473,10 @@ int main(int argc, char **argv)
 			device = argv[++i];
 		else if (!strcmp(argv[i], "--trace"))
 			fz->trace = 1;
+		else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+			fz->dump_at = strtoull(argv[++i], NULL, 0) + 1;
+		else if (!strcmp(argv[i], "--steer"))
+			steer = 1;
 		else
 			usage();
 	}
@@ -472,8 +497,9 @@ int main(int argc, char **argv)
 	printf("# seed %" PRIu64 " (replay: uverbs_fuzz --seed %" PRIu64
 	       " --count N)\n", seed, seed);
 	prng_seed(&fz->rng, seed);
-	fz->intree = fz_stack_is_intree();
-	printf("# stack: %s ib_uverbs%s\n", fz->intree ? "in-tree" : "openverbs",
+	fz->intree = steer || fz_stack_is_intree();
+	printf("# stack: %s ib_uverbs%s\n",
+	       fz_stack_is_intree() ? "in-tree" : "openverbs",
 	       fz->intree ? " (steering around known upstream bugs)" : "");
 	if (arena_init(&fz->arena) || read_gid0(fz->gid)) {
 		printf("Bail out! arena or GID setup failed: %s\n",
