@@ -20,6 +20,13 @@ UVERBS ?= ours
 # that qemu/build-debug-kernel builds from linux-source-6.1.
 KERNEL ?= distro
 QEMU_TIMEOUT ?= 3000
+# make fuzz: how long the ABI fuzzer runs (seconds) and with which seed
+# (empty: a new one, printed); make fuzz-compare: the seeds and commands
+# per seed whose results must be the same on both stacks.
+FUZZ_SECONDS ?= 1800
+FUZZ_SEED ?=
+FUZZ_SEEDS ?= 1 2 3 4 5 6 7 8
+FUZZ_COUNT ?= 6000
 JOBS ?= $(shell nproc)
 # CI treats every warning as an error; so do we, always.
 KERNEL_W ?= 1
@@ -28,7 +35,7 @@ DKMS_SRC := $(BUILD)/dkms/src/openverbs-$(VERSION)
 DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
-	unit-test kabi-check qemu-test test demo check clean bench bench-programs \
+	unit-test kabi-check qemu-test fuzz fuzz-compare test demo check clean bench bench-programs \
 	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove \
 	deb deb-test
 
@@ -42,6 +49,8 @@ help:
 	@echo "make qemu-test   selftests in QEMU (UVERBS=ours|intree)"
 	@echo "make kernel-flavors  compile for the cloud-amd64 and rt-amd64 headers too"
 	@echo "make qemu-test KERNEL=debug  the same on a KASAN/lockdep kernel built here (long)"
+	@echo "make fuzz        the ABI fuzzer in QEMU for FUZZ_SECONDS (KERNEL=debug, UVERBS=, FUZZ_SEED=)"
+	@echo "make fuzz-compare  the fuzzer's results for FUZZ_SEEDS on both stacks, compared"
 	@echo "make kabi-check  compare exported symbol CRCs with the kernel's Module.symvers"
 	@echo "make check       checkpatch + sparse on the kernel module"
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
@@ -106,6 +115,21 @@ ifeq ($(KERNEL),debug)
 endif
 	$(TOP)/qemu/run --kernel=$(KERNEL) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests
+
+# The long fuzzer run (the suite runs it for 20 s); a splat fails it.
+fuzz: kernel selftests
+ifeq ($(KERNEL),debug)
+	$(MAKE) debug-kernel
+endif
+	$(TOP)/qemu/run --kernel=$(KERNEL) --uverbs=$(UVERBS) --hca=rxe \
+		--timeout $$(( $(FUZZ_SECONDS) + 600 )) -- \
+		$(BUILD)/selftests/uverbs_fuzz --seconds $(FUZZ_SECONDS) \
+		$(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
+
+# Differential: every command's result must be the in-tree module's.
+fuzz-compare: kernel selftests
+	$(TOP)/selftests/fuzz/compare-stacks --build $(BUILD) \
+		--count $(FUZZ_COUNT) $(FUZZ_SEEDS)
 
 test: ensure-setup
 	$(MAKE) all

@@ -248,5 +248,10 @@ const struct uverbs_api_object *uapi_get_object(struct uverbs_api *uapi,
 	if (object_id == UVERBS_IDR_ANY_OBJECT)
 		return ERR_PTR(-ENOMSG);
 	obj = radix_tree_lookup(&uapi->radix, uapi_key_obj(object_id));
-	return obj ? obj : ERR_PTR(-ENOENT);
+	/*
+	 * An object the driver cannot serve is no object at all, as in 6.1
+	 * (which drops it from the tree): a lookup of one is EINVAL before
+	 * any handle is looked at, never the handle's ENOENT.
+	 */
+	return obj && !obj->disabled ? obj : ERR_PTR(-ENOENT);
 }
