@@ -86,6 +86,8 @@ kernel-flavors:
 		test -n "$$kv" || { echo "no linux-headers-6.1.0-*-$$f: run 'make setup'" >&2; exit 1; }; \
 		$(MAKE) --no-print-directory kernel KVER=$$kv KDIR=/lib/modules/$$kv/build \
 			KOBJ=$(BUILD)/kernel-$$f || exit 1; \
+		$(TOP)/kernel/kabi-check $(BUILD)/kernel-$$f/Module.symvers \
+			/lib/modules/$$kv/build/Module.symvers || exit 1; \
 	done
 
 userspace:
