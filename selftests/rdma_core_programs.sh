@@ -14,6 +14,7 @@ set -u
 dev=${OVB_DEV:-rxe0}
 addr=10.0.2.15
 log=$(mktemp -d)
+. "$(dirname "$(realpath "$0")")/lib.sh"
 n=0 failed=0
 
 result() { # status name [detail file]
@@ -38,18 +39,23 @@ resources() {
 	rdma resource show | grep "^[0-9]*: $dev:"
 }
 
-# pair NAME EXPECT SERVER-CMD... -- CLIENT-CMD...: run a server and a
-# client against it; EXPECT is "pass" or "fail" (both sides must agree).
+# pair NAME EXPECT LISTEN SERVER-CMD... -- CLIENT-CMD...: run a server, wait
+# until it listens (LISTEN: tcp or cm, see lib.sh) and run a client against
+# it; EXPECT is "pass" or "fail" (both sides must agree).
 pair() {
-	local name=$1 expect=$2
-	shift 2
+	local name=$1 expect=$2 listen=$3
+	shift 3
 	local server=() client=()
 	while [ "$1" != -- ]; do server+=("$1"); shift; done
 	shift
 	client=("$@")
 	timeout 90 "${server[@]}" >"$log/$name.server" 2>&1 &
 	local spid=$!
-	sleep "${LISTEN_WAIT:-2}"
+	if [ "$expect" = pass ]; then
+		wait_listen $listen 18515
+	else
+		sleep 2	# the server is expected to fail before it listens
+	fi
 	timeout 60 "${client[@]}" >"$log/$name.client" 2>&1
 	local crc=$?
 	wait $spid
@@ -77,27 +83,27 @@ ibv_devinfo -v -d "$dev" >"$log/devinfo" 2>&1 && grep -q PORT_ACTIVE "$log/devin
 result $? "ibv_devinfo -v -d $dev" "$log/devinfo"
 
 for pp in rc uc ud srq; do
-	pair "ibv_${pp}_pingpong" pass ibv_${pp}_pingpong -d "$dev" -g 1 -n 200 -- \
+	pair "ibv_${pp}_pingpong" pass tcp ibv_${pp}_pingpong -d "$dev" -g 1 -n 200 -- \
 		ibv_${pp}_pingpong -d "$dev" -g 1 -n 200 $addr
 done
 # 6.1's rxe has no XRC: opening the XRC domain fails with EOPNOTSUPP (95)
 # on either stack.
-pair ibv_xsrq_pingpong fail ibv_xsrq_pingpong -d "$dev" -g 1 -n 50 -- \
+pair ibv_xsrq_pingpong fail tcp ibv_xsrq_pingpong -d "$dev" -g 1 -n 50 -- \
 	ibv_xsrq_pingpong -d "$dev" -g 1 -n 50 $addr
 grep -q "Couldn't Open the XRC Domain 95" "$log/ibv_xsrq_pingpong.server"
 result $? "ibv_xsrq_pingpong: no XRC domain on rxe (EOPNOTSUPP)" "$log/ibv_xsrq_pingpong.both"
 
 for t in send write read atomic; do
-	pair "ib_${t}_bw" pass ib_${t}_bw -d "$dev" -x 1 -n 500 -F -- \
+	pair "ib_${t}_bw" pass tcp ib_${t}_bw -d "$dev" -x 1 -n 500 -F -- \
 		ib_${t}_bw -d "$dev" -x 1 -n 500 -F $addr
 done
 for t in send write read; do
-	pair "ib_${t}_lat" pass ib_${t}_lat -d "$dev" -x 1 -n 500 -F -- \
+	pair "ib_${t}_lat" pass tcp ib_${t}_lat -d "$dev" -x 1 -n 500 -F -- \
 		ib_${t}_lat -d "$dev" -x 1 -n 500 -F $addr
 done
 
-pair rping pass rping -s -a $addr -C 20 -- rping -c -a $addr -C 20 -v
-pair ucmatose pass ucmatose -c 2 -C 20 -- ucmatose -s $addr -c 2 -C 20
+pair rping pass cm rping -s -a $addr -C 20 -- rping -c -a $addr -C 20 -v
+pair ucmatose pass cm ucmatose -c 2 -C 20 -- ucmatose -s $addr -c 2 -C 20
 
 # Give the rxe tasklets a moment to drop their last references.
 for i in 1 2 3 4 5; do
