@@ -261,46 +261,96 @@ static void qp_dest(struct fz *fz, struct ib_uverbs_qp_dest *d)
 	d->static_rate = ONE_IN(8) ? RND(256) : 0;
 }
 
-/* A step of the QP state machine, or any mask with any values. */
-static void modify_qp(struct fz *fz, struct fz_file *f,
+/* Steps of the QP state machine (enum ib_qp_state, the masks it needs). */
+static const struct {
+	uint8_t state;
+	uint32_t mask;
+} qp_steps[] = {
+	{ 1, QP_STATE | QP_PKEY | QP_PORT | QP_ACCESS },	/* INIT */
+	{ 1, QP_STATE | QP_PKEY | QP_PORT | QP_QKEY },
+	{ 2, QP_STATE | QP_AV | QP_PATH_MTU | QP_DEST_QPN |	/* RTR */
+	     QP_RQ_PSN | QP_DEST_RD_ATOMIC | QP_MIN_RNR },
+	{ 2, QP_STATE },
+	{ 3, QP_STATE | QP_TIMEOUT | QP_RETRY | QP_RNR_RETRY |	/* RTS */
+	     QP_SQ_PSN | QP_RD_ATOMIC },
+	{ 3, QP_STATE | QP_SQ_PSN },
+	{ 4, QP_STATE },					/* SQD */
+	{ 6, QP_STATE },					/* ERR */
+	{ 0, QP_STATE },					/* RESET */
+};
+
+/* The walk of QP @handle of file @f, a new one (evicting the oldest) if none. */
+static struct fz_qp_walk *qp_walk(struct fz *fz, struct fz_file *f,
+				  uint32_t handle)
+{
+	int file = f - fz->files;
+	struct fz_qp_walk *w;
+	unsigned int i;
+
+	for (i = 0; i < FZ_QP_WALKS; i++) {
+		w = &fz->walks[i];
+		if (w->file == file && w->handle == handle)
+			return w;
+	}
+	w = &fz->walks[fz->next_walk++ % FZ_QP_WALKS];
+	w->file = file;
+	w->handle = handle;
+	w->next = 0;
+	w->ud = RND(2);
+	return w;
+}
+
+void fz_qp_walk_done(struct fz_qp_walk *w, int ok)
+{
+	w->rts = ok && w->next == 3;
+	if (ok) {
+		w->next = (w->next + 1) % 4;
+		return;
+	}
+	if (w->next == 1)	/* INIT refused: the other type's masks */
+		w->ud = !w->ud;
+	w->next = 0;
+}
+
+/*
+ * Half the time the next step of the QP's walk with values that work,
+ * else any step, now and then any mask with any values.
+ */
+static void modify_qp(struct fz *fz, struct fz_file *f, struct fz_msg *m,
 		      struct ib_uverbs_modify_qp *r)
 {
-	static const struct {
-		uint8_t state;
-		uint32_t mask;
-	} steps[] = {
-		{ 1, QP_STATE | QP_PKEY | QP_PORT | QP_ACCESS },	/* INIT */
-		{ 1, QP_STATE | QP_PKEY | QP_PORT | QP_QKEY },
-		{ 2, QP_STATE | QP_AV | QP_PATH_MTU | QP_DEST_QPN |	/* RTR */
-		     QP_RQ_PSN | QP_DEST_RD_ATOMIC | QP_MIN_RNR },
-		{ 2, QP_STATE },
-		{ 3, QP_STATE | QP_TIMEOUT | QP_RETRY | QP_RNR_RETRY |	/* RTS */
-		     QP_SQ_PSN | QP_RD_ATOMIC },
-		{ 3, QP_STATE | QP_SQ_PSN },
-		{ 4, QP_STATE },					/* SQD */
-		{ 6, QP_STATE },					/* ERR */
-		{ 0, QP_STATE },					/* RESET */
-	};
-	unsigned int s = RND(sizeof(steps) / sizeof(steps[0]));
+	static const uint8_t walk_steps[2][4] = { { 8, 0, 2, 4 },
+						  { 8, 1, 3, 5 } };
+	unsigned int s = RND(sizeof(qp_steps) / sizeof(qp_steps[0]));
+	int walking = ONE_IN(2);
 
 	r->qp_handle = H(FZ_QP);
-	r->qp_state = steps[s].state;
-	r->attr_mask = steps[s].mask;
+	if (walking) {
+		m->walk = qp_walk(fz, f, r->qp_handle);
+		s = walk_steps[m->walk->ud][m->walk->next];
+	}
+	r->qp_state = qp_steps[s].state;
+	r->attr_mask = qp_steps[s].mask;
 	r->port_num = 1;
 	r->qkey = 0x11111111;
 	r->qp_access_flags = RND(16);
-	r->path_mtu = 1 + RND(5);
+	r->path_mtu = walking ? 3 : 1 + RND(5);
 	r->dest_qp_num = ONE_IN(2) ? 17 + RND(64) : fz_random_word(fz);
 	r->rq_psn = fz_random_word(fz);
 	r->sq_psn = fz_random_word(fz);
-	r->max_dest_rd_atomic = RND(17);
-	r->max_rd_atomic = RND(17);
+	r->max_dest_rd_atomic = walking ? 1 : RND(17);
+	r->max_rd_atomic = walking ? 1 : RND(17);
 	r->min_rnr_timer = RND(32);
 	r->timeout = RND(32);
 	r->retry_cnt = RND(8);
 	r->rnr_retry = RND(8);
 	qp_dest(fz, &r->dest);
-	if (ONE_IN(4)) {
+	if (walking) {
+		r->dest.is_global = 1;
+		r->dest.port_num = 1;
+		r->dest.sgid_index = 0;
+		r->dest.static_rate = 0;
+	} else if (ONE_IN(4)) {
 		r->attr_mask = fz_random_word(fz);
 		r->qp_state = RND(10);
 		r->cur_qp_state = RND(10);
@@ -315,7 +365,7 @@ static void modify_qp(struct fz *fz, struct fz_file *f,
 
 static void b_modify_qp(struct fz *fz, struct fz_file *f, struct fz_msg *m)
 {
-	modify_qp(fz, f, (struct ib_uverbs_modify_qp *)m->req);
+	modify_qp(fz, f, m, (struct ib_uverbs_modify_qp *)m->req);
 }
 
 static void b_ex_modify_qp(struct fz *fz, struct fz_file *f,
@@ -323,7 +373,7 @@ static void b_ex_modify_qp(struct fz *fz, struct fz_file *f,
 {
 	REQ(struct ib_uverbs_ex_modify_qp);
 
-	modify_qp(fz, f, &r->base);
+	modify_qp(fz, f, m, &r->base);
 	if (ONE_IN(6)) {
 		r->base.attr_mask |= 1u << 25;	/* IB_QP_RATE_LIMIT */
 		r->rate_limit = fz_random_word(fz);
@@ -389,11 +439,25 @@ static size_t post_body(struct fz *fz, struct fz_file *f, char *body,
 	return len;
 }
 
+/* Mostly a QP of this file that a walk brought to RTS, if there is one. */
+static uint32_t ready_qp(struct fz *fz, struct fz_file *f)
+{
+	unsigned int i, start = RND(FZ_QP_WALKS);
+
+	for (i = 0; i < FZ_QP_WALKS && !ONE_IN(4); i++) {
+		struct fz_qp_walk *w = &fz->walks[(start + i) % FZ_QP_WALKS];
+
+		if (w->rts && w->file == f - fz->files)
+			return w->handle;
+	}
+	return H(FZ_QP);
+}
+
 static void b_post_send(struct fz *fz, struct fz_file *f, struct fz_msg *m)
 {
 	REQ(struct ib_uverbs_post_send);
 
-	r->qp_handle = H(FZ_QP);
+	r->qp_handle = ready_qp(fz, f);
 	m->req_len += post_body(fz, f, (char *)(r + 1),
 				FZ_REQ_MAX - sizeof(*r), &r->wr_count,
 				&r->sge_count, &r->wqe_size,

@@ -74,7 +74,22 @@ struct fz_msg {
 	int bad_buf;		/* write() from an unreadable address */
 	int req_near_guard;	/* the request ends at the guard page */
 	int resp_near_guard;	/* response room ends at the guard page */
+	struct fz_qp_walk *walk;	/* a MODIFY_QP step of this walk */
 };
+
+/*
+ * Where one QP is on its way RESET -> INIT -> RTR -> RTS, so that some
+ * QPs get to where POST_SEND does real work; advanced by results.
+ */
+struct fz_qp_walk {
+	int file;
+	uint32_t handle;
+	uint8_t next;		/* 0 RESET, 1 INIT, 2 RTR, 3 RTS */
+	uint8_t ud;		/* use UD's masks rather than RC's */
+	uint8_t rts;		/* the last step, to RTS, worked */
+};
+
+#define FZ_QP_WALKS	32
 
 struct fz;
 typedef void (*fz_build_fn)(struct fz *fz, struct fz_file *f,
@@ -110,6 +125,8 @@ struct fz {
 	struct fz_arena arena;
 	struct fz_stats st;
 	uint8_t gid[16];	/* GID 0 of port 1: a resolvable AH target */
+	struct fz_qp_walk walks[FZ_QP_WALKS];
+	unsigned int next_walk;
 	uint64_t digest;	/* FNV-1a of every (command, result) */
 	int trace;
 	int dump;		/* print this command's bytes */
@@ -140,5 +157,6 @@ void fz_steer_intree(struct fz_msg *m);
 
 /* cmds.c helpers the mutations share */
 uint32_t fz_random_word(struct fz *fz);
+void fz_qp_walk_done(struct fz_qp_walk *w, int ok);
 
 #endif /* FUZZ_H */

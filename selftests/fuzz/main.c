@@ -307,6 +307,8 @@ static int one_command(struct fz *fz, uint64_t n)
 	fz->dump = fz->dump_at == n + 1;
 	ret = submit(fz, f, &m, &count, &resp_at);
 	fz->st.commands++;
+	if (m.walk && !mutated)
+		fz_qp_walk_done(m.walk, ret >= 0);
 	digest(fz, ((uint64_t)(c - fz_cmds) << 40) |
 		   ((uint64_t)mutated << 32) | (uint32_t)ret);
 	if (fz->trace)
