@@ -361,3 +361,37 @@ const struct uverbs_write_cmd uverbs_cq_cmds[] = {
 			UVERBS_NEEDS(modify_cq), UVERBS_NEEDS(destroy_cq)),
 	{ }
 };
+
+/* The object is gone already; its event counters are still readable. */
+static int UVERBS_HANDLER(UVERBS_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_CQ_HANDLE);
+	struct ib_ucq_object *ucq =
+		container_of(uobj, struct ib_ucq_object, uevent.uobject);
+	struct ib_uverbs_destroy_cq_resp resp = {
+		.comp_events_reported = ucq->comp_events_reported,
+		.async_events_reported = ucq->uevent.events_reported,
+	};
+
+	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_CQ_RESP, &resp,
+			      sizeof(resp));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_DESTROY,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ,
+					    UVERBS_ACCESS_DESTROY,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_CQ_RESP,
+						UVERBS_ATTR_TYPE(struct ib_uverbs_destroy_cq_resp),
+						UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_CQ, uverbs_cq_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_CQ_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_cq[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_CQ,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_cq)),
+	{ }
+};

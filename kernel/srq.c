@@ -310,3 +310,36 @@ const struct uverbs_write_cmd uverbs_srq_cmds[] = {
 		     UVERBS_NEEDS(query_srq), UVERBS_NEEDS(destroy_srq)),
 	{ }
 };
+
+/* The object is gone already; its event counters are still readable. */
+static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_SRQ_HANDLE);
+	struct ib_usrq_object *usrq =
+		container_of(uobj, struct ib_usrq_object, uevent.uobject);
+	struct ib_uverbs_destroy_srq_resp resp = {
+		.events_reported = usrq->uevent.events_reported,
+	};
+
+	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp,
+			      sizeof(resp));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_DESTROY,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_SRQ_HANDLE,
+					    UVERBS_OBJECT_SRQ,
+					    UVERBS_ACCESS_DESTROY,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_SRQ_RESP,
+						UVERBS_ATTR_TYPE(struct ib_uverbs_destroy_srq_resp),
+						UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_SRQ, uverbs_srq_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_srq[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_SRQ,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_srq)),
+	{ }
+};

@@ -218,3 +218,34 @@ const struct uverbs_write_cmd uverbs_wq_cmds[] = {
 			UVERBS_NEEDS(modify_wq), UVERBS_NEEDS(destroy_wq)),
 	{ }
 };
+
+/* The object is gone already; its event counters are still readable. */
+static int UVERBS_HANDLER(UVERBS_METHOD_WQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_WQ_HANDLE);
+	struct ib_uwq_object *uwq =
+		container_of(uobj, struct ib_uwq_object, uevent.uobject);
+	u32 resp = uwq->uevent.events_reported;
+
+	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_WQ_RESP, &resp,
+			      sizeof(resp));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_DESTROY,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_WQ_HANDLE,
+					    UVERBS_OBJECT_WQ,
+					    UVERBS_ACCESS_DESTROY,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_WQ_RESP,
+						UVERBS_ATTR_TYPE(u32),
+						UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_WQ, uverbs_wq_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_WQ_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_wq[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_WQ,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_wq)),
+	{ }
+};
