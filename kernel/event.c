@@ -357,6 +357,26 @@ void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr)
 	uverbs_object_event(&event->element.srq->uobject->uevent, event);
 }
 
+/*
+ * The async event file a new CQ/QP/SRQ/WQ reports to, referenced: the one
+ * the ioctl attribute @attr names, else the file's default one (write()).
+ */
+struct ib_uverbs_async_event_file *
+uverbs_get_async_event(struct uverbs_attr_bundle *attrs, u16 attr)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, attr);
+	struct ib_uverbs_async_event_file *async;
+
+	if (!IS_ERR(uobj))
+		async = container_of(uobj, struct ib_uverbs_async_event_file,
+				     uobj);
+	else
+		async = READ_ONCE(attrs->ufile->default_async_file);
+	if (async)
+		uverbs_uobject_get(&async->uobj);
+	return async;
+}
+
 /* An object goes away: drop its unread events and its async file ref. */
 void ib_uverbs_release_uevent(struct ib_uevent_object *uevent)
 {

@@ -412,10 +412,18 @@ void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr);
 void ib_uverbs_release_ucq(struct ib_uverbs_completion_event_file *ev_file,
 			   struct ib_ucq_object *uobj);
 void ib_uverbs_release_uevent(struct ib_uevent_object *uobj);
+struct ib_uverbs_async_event_file *
+uverbs_get_async_event(struct uverbs_attr_bundle *attrs, u16 attr);
 struct ib_uverbs_completion_event_file *
 uverbs_lookup_comp_file(s32 fd, struct uverbs_attr_bundle *attrs);
 
 /* Shared helpers of the command files */
+struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
+				  struct ib_device *ibdev, struct ib_pd *pd,
+				  struct ib_qp_init_attr *init,
+				  struct ib_uobject *xrcd_uobj,
+				  struct uverbs_attr_bundle *attrs,
+				  u16 event_fd_attr);
 int uverbs_dealloc_mw(struct ib_mw *mw);
 void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj);
 int ib_uverbs_dealloc_xrcd(struct ib_uobject *uobject, struct ib_xrcd *xrcd,

@@ -589,4 +589,118 @@ TEST_F(ioctl, cq_destroy_reports_events)
 	EXPECT_EQ(-ENOENT, ioc_call(self->fd, &c));
 }
 
+/* CQ_CREATE for rxe (its driver reply needs room); 0 or -errno. */
+static int ioctl_create_cq(int fd, __u32 cqe, __u32 vector, __u64 flags,
+			   __u32 *handle, __u32 *real_cqe)
+{
+	__u64 user_handle = 0xc0ffee;
+	char drv[64];
+	struct ioc c;
+	int ret;
+
+	ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, &user_handle,
+	       sizeof(user_handle));
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, &vector, sizeof(vector));
+	ioc_const(&c, UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
+	ioc_out(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, real_cqe, sizeof(*real_cqe));
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
+	ret = ioc_call(fd, &c);
+	if (!ret)
+		*handle = c.attrs[0].data;
+	return ret;
+}
+
+static int ioctl_destroy_cq(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_cq_resp resp;
+	struct ioc c;
+
+	ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+	ioc_obj(&c, UVERBS_ATTR_DESTROY_CQ_HANDLE, handle);
+	ioc_out(&c, UVERBS_ATTR_DESTROY_CQ_RESP, &resp, sizeof(resp));
+	return ioc_call(fd, &c);
+}
+
+TEST_F(ioctl, cq_create_checks_and_creates)
+{
+	__u32 handle = ~0u, cqe = 0;
+
+	ASSERT_EQ(0, ioctl_create_cq(self->fd, 8, 0, 0, &handle, &cqe));
+	EXPECT_LE(8, cqe);
+	/* a vector the device lacks, a flag it does not know */
+	EXPECT_EQ(-EINVAL, ioctl_create_cq(self->fd, 8, 4096, 0, &handle, &cqe));
+	EXPECT_EQ(-EINVAL, ioctl_create_cq(self->fd, 8, 0, 1 << 7, &handle,
+					   &cqe));
+	EXPECT_EQ(0, ioctl_destroy_cq(self->fd, handle));
+}
+
+/* QP_CREATE of an RC QP on @pd/@cq; 0 or -errno. */
+static int ioctl_create_qp(int fd, __s64 pd, __u32 cq, __u64 type,
+			   __u32 *handle, __u32 *qpn,
+			   struct ib_uverbs_qp_cap *out)
+{
+	struct ib_uverbs_qp_cap cap = {
+		.max_send_wr = 4, .max_recv_wr = 4,
+		.max_send_sge = 1, .max_recv_sge = 1,
+	};
+	__u64 user_handle = 0xbeef;
+	char drv[128];
+	struct ioc c;
+	int ret;
+
+	ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_QP_HANDLE, 0);
+	if (pd >= 0)
+		ioc_obj(&c, UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, cq);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, cq);
+	ioc_in(&c, UVERBS_ATTR_CREATE_QP_USER_HANDLE, &user_handle,
+	       sizeof(user_handle));
+	ioc_in(&c, UVERBS_ATTR_CREATE_QP_CAP, &cap, sizeof(cap));
+	ioc_const(&c, UVERBS_ATTR_CREATE_QP_TYPE, type);
+	ioc_out(&c, UVERBS_ATTR_CREATE_QP_RESP_CAP, out, sizeof(*out));
+	ioc_out(&c, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, qpn, sizeof(*qpn));
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
+	ret = ioc_call(fd, &c);
+	if (!ret)
+		*handle = c.attrs[0].data;
+	return ret;
+}
+
+TEST_F(ioctl, qp_create_checks_and_creates)
+{
+	struct ib_uverbs_destroy_qp_resp dresp = { 7 };
+	struct ib_uverbs_qp_cap cap = {};
+	__u32 cq, cqe, qp = ~0u, qpn = 0;
+	int pd = raw_alloc_pd(self->fd);
+	struct ioc c;
+
+	ASSERT_LE(0, pd);
+	ASSERT_EQ(0, ioctl_create_cq(self->fd, 8, 0, 0, &cq, &cqe));
+	/* an RC QP needs a PD; a type that does not exist is EINVAL */
+	EXPECT_EQ(-ENOENT, ioctl_create_qp(self->fd, -1, cq, IB_UVERBS_QPT_RC,
+					   &qp, &qpn, &cap));
+	EXPECT_EQ(-EINVAL, ioctl_create_qp(self->fd, pd, cq, 0x55, &qp, &qpn,
+					   &cap));
+	ASSERT_EQ(0, ioctl_create_qp(self->fd, pd, cq, IB_UVERBS_QPT_RC, &qp,
+				     &qpn, &cap));
+	EXPECT_NE(0, qpn);
+	EXPECT_LE(4, cap.max_send_wr);
+	EXPECT_LE(4, cap.max_recv_wr);
+	/* the CQ and the PD are in use now */
+	EXPECT_EQ(-EBUSY, ioctl_destroy_cq(self->fd, cq));
+	EXPECT_EQ(-EBUSY, destroy_pd(self->fd, pd));
+
+	ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+	ioc_obj(&c, UVERBS_ATTR_DESTROY_QP_HANDLE, qp);
+	ioc_out(&c, UVERBS_ATTR_DESTROY_QP_RESP, &dresp, sizeof(dresp));
+	EXPECT_EQ(0, ioc_call(self->fd, &c));
+	EXPECT_EQ(0, dresp.events_reported);
+	EXPECT_EQ(0, ioctl_destroy_cq(self->fd, cq));
+	EXPECT_EQ(0, destroy_pd(self->fd, pd));
+}
+
 TEST_HARNESS_MAIN
