@@ -501,10 +501,10 @@ static int uverbs_call_method(struct ib_uverbs_file *ufile,
 	return ret;
 }
 
-/* When false (the default), ioctl() answers ENOTTY: see Documentation/ioctl.md. */
-static bool ioctl_abi;
+/* Off, ioctl() answers ENOTTY and rdma-core uses write(): Documentation/ioctl.md. */
+static bool ioctl_abi = true;
 module_param(ioctl_abi, bool, 0644);
-MODULE_PARM_DESC(ioctl_abi, "serve the ioctl() ABI (RDMA_VERBS_IOCTL); off: ENOTTY, rdma-core uses write()");
+MODULE_PARM_DESC(ioctl_abi, "serve the ioctl() ABI (RDMA_VERBS_IOCTL; default on); off: ENOTTY, rdma-core uses write()");
 
 long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {

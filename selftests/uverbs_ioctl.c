@@ -703,4 +703,47 @@ TEST_F(ioctl, qp_create_checks_and_creates)
 	EXPECT_EQ(0, destroy_pd(self->fd, pd));
 }
 
+TEST_F(ioctl, srq_create_checks_and_creates)
+{
+	struct ib_uverbs_destroy_srq_resp dresp = { 7 };
+	__u32 max_wr = 16, max_sge = 1, limit = 0, rwr = 0, rsge = 0;
+	__u64 user_handle = 0x5a;
+	int pd = raw_alloc_pd(self->fd);
+	char drv[64];
+	struct ioc c;
+	__u32 srq;
+
+	ASSERT_LE(0, pd);
+	ioc_init(&c, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_SRQ_HANDLE, 0);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, pd);
+	ioc_const(&c, UVERBS_ATTR_CREATE_SRQ_TYPE, IB_UVERBS_SRQT_BASIC);
+	ioc_in(&c, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, &user_handle,
+	       sizeof(user_handle));
+	ioc_in(&c, UVERBS_ATTR_CREATE_SRQ_MAX_WR, &max_wr, sizeof(max_wr));
+	ioc_in(&c, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, &max_sge, sizeof(max_sge));
+	ioc_in(&c, UVERBS_ATTR_CREATE_SRQ_LIMIT, &limit, sizeof(limit));
+	ioc_out(&c, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, &rwr, sizeof(rwr));
+	ioc_out(&c, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, &rsge, sizeof(rsge));
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
+	/* a type that does not exist; XRC without a domain */
+	c.attrs[2].data = 0x33;
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	c.attrs[2].data = IB_UVERBS_SRQT_XRC;
+	EXPECT_EQ(-ENOENT, ioc_call(self->fd, &c));
+	c.attrs[2].data = IB_UVERBS_SRQT_BASIC;
+	ASSERT_EQ(0, ioc_call(self->fd, &c));
+	srq = c.attrs[0].data;
+	EXPECT_LE(max_wr, rwr);
+	EXPECT_LE(max_sge, rsge);
+	EXPECT_EQ(-EBUSY, destroy_pd(self->fd, pd));
+
+	ioc_init(&c, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY);
+	ioc_obj(&c, UVERBS_ATTR_DESTROY_SRQ_HANDLE, srq);
+	ioc_out(&c, UVERBS_ATTR_DESTROY_SRQ_RESP, &dresp, sizeof(dresp));
+	EXPECT_EQ(0, ioc_call(self->fd, &c));
+	EXPECT_EQ(0, dresp.events_reported);
+	EXPECT_EQ(0, destroy_pd(self->fd, pd));
+}
+
 TEST_HARNESS_MAIN
