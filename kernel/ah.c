@@ -10,7 +10,7 @@
 
 /* The write ABI's flat AH description → ib_core's rdma_ah_attr. */
 static void ah_attr_from_user(struct ib_device *ibdev,
-			      struct ib_uverbs_ah_attr *uattr,
+			      struct ovb_ah_attr *uattr,
 			      struct rdma_ah_attr *attr)
 {
 	attr->type = rdma_ah_find_type(ibdev, uattr->port_num);
@@ -32,9 +32,9 @@ static void ah_attr_from_user(struct ib_device *ibdev,
 
 static int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_create_ah_resp resp = {};
+	struct ovb_create_ah_resp resp = {};
 	struct rdma_ah_attr ah_attr = {};
-	struct ib_uverbs_create_ah cmd;
+	struct ovb_create_ah_req cmd;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
 	struct ib_pd *pd;
@@ -80,7 +80,7 @@ err_abort:
 
 static int uverbs_destroy_ah(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_destroy_ah cmd;
+	struct ovb_destroy_ah_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -105,11 +105,11 @@ const struct uverbs_obj_idr_type uverbs_ah_type = {
 };
 
 const struct uverbs_write_cmd uverbs_ah_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_AH, uverbs_create_ah,
-		     struct ib_uverbs_create_ah, struct ib_uverbs_create_ah_resp,
+	UVERBS_WRITE(OVB_CMD_CREATE_AH, uverbs_create_ah,
+		     struct ovb_create_ah_req, struct ovb_create_ah_resp,
 		     1, UVERBS_NEEDS(create_user_ah), UVERBS_NEEDS(destroy_ah)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_AH, uverbs_destroy_ah,
-		     struct ib_uverbs_destroy_ah, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DESTROY_AH, uverbs_destroy_ah,
+		     struct ovb_destroy_ah_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(create_user_ah), UVERBS_NEEDS(destroy_ah)),
 	{ }
 };

@@ -79,8 +79,8 @@ static void uverbs_drop_ucontext(struct uverbs_attr_bundle *attrs)
 static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_async_event_file *async;
-	struct ib_uverbs_get_context_resp resp;
-	struct ib_uverbs_get_context cmd;
+	struct ovb_get_context_resp resp;
+	struct ovb_get_context_req cmd;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
 	int ret;
@@ -97,7 +97,7 @@ static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 		ret = PTR_ERR(uobj);
 		goto err_ucontext;
 	}
-	resp = (struct ib_uverbs_get_context_resp){
+	resp = (struct ovb_get_context_resp){
 		.num_comp_vectors = attrs->ufile->device->num_comp_vectors,
 		.async_fd = uobj->id,
 	};
@@ -122,7 +122,7 @@ err_ucontext:
 
 static void uverbs_fill_device_attr(struct ib_device *ibdev,
 				    const struct ib_device_attr *attr,
-				    struct ib_uverbs_query_device_resp *resp)
+				    struct ovb_query_device_resp *resp)
 {
 	resp->fw_ver = attr->fw_ver;
 	resp->node_guid = ibdev->node_guid;
@@ -167,8 +167,8 @@ static void uverbs_fill_device_attr(struct ib_device *ibdev,
 
 static int uverbs_query_device(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_query_device_resp resp = {};
-	struct ib_uverbs_query_device cmd;
+	struct ovb_query_device_resp resp = {};
+	struct ovb_query_device_req cmd;
 	struct ib_ucontext *ucontext;
 	int ret;
 
@@ -186,7 +186,7 @@ static int uverbs_query_device(struct uverbs_attr_bundle *attrs)
 
 static void uverbs_fill_port_attr(struct ib_device *ibdev, u32 port,
 				  const struct ib_port_attr *attr,
-				  struct ib_uverbs_query_port_resp *resp)
+				  struct ovb_query_port_resp *resp)
 {
 	resp->state = attr->state;
 	resp->max_mtu = attr->max_mtu;
@@ -220,8 +220,8 @@ static void uverbs_fill_port_attr(struct ib_device *ibdev, u32 port,
 
 static int uverbs_query_port(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_query_port_resp resp = {};
-	struct ib_uverbs_query_port cmd;
+	struct ovb_query_port_resp resp = {};
+	struct ovb_query_port_req cmd;
 	struct ib_ucontext *ucontext;
 	struct ib_port_attr attr;
 	int ret;
@@ -243,8 +243,8 @@ static int uverbs_query_port(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_query_device_resp resp = {};
-	struct ib_uverbs_ex_query_device cmd;
+	struct ovb_ex_query_device_resp resp = {};
+	struct ovb_ex_query_device_req cmd;
 	struct ib_device_attr attr = {};
 	struct ib_ucontext *ucontext;
 	struct ib_device *ibdev;
@@ -373,7 +373,10 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_PORT)(struct uverbs_attr_bundle *a
 	if (ret)
 		return ret;
 
-	uverbs_fill_port_attr(ucontext->device, port, &attr, &resp.legacy_resp);
+	/* uapi-check proves the layouts identical */
+	BUILD_BUG_ON(sizeof(resp.legacy_resp) != sizeof(struct ovb_query_port_resp));
+	uverbs_fill_port_attr(ucontext->device, port, &attr,
+			      (struct ovb_query_port_resp *)&resp.legacy_resp);
 	resp.port_cap_flags2 = attr.port_cap_flags2;
 	return uverbs_copy_to_struct_or_zero(attrs, UVERBS_ATTR_QUERY_PORT_RESP,
 					     &resp, sizeof(resp));
@@ -466,23 +469,23 @@ const struct uapi_definition uverbs_def_obj_device[] = {
 };
 
 const struct uverbs_write_cmd uverbs_device_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_GET_CONTEXT, uverbs_get_context,
-		     struct ib_uverbs_get_context,
-		     struct ib_uverbs_get_context_resp, 1, UVERBS_NEEDS(alloc_ucontext),
+	UVERBS_WRITE(OVB_CMD_GET_CONTEXT, uverbs_get_context,
+		     struct ovb_get_context_req,
+		     struct ovb_get_context_resp, 1, UVERBS_NEEDS(alloc_ucontext),
 		     UVERBS_NEEDS(dealloc_ucontext)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_DEVICE, uverbs_query_device,
-		     struct ib_uverbs_query_device,
-		     struct ib_uverbs_query_device_resp, 0, UVERBS_NEEDS(alloc_ucontext),
+	UVERBS_WRITE(OVB_CMD_QUERY_DEVICE, uverbs_query_device,
+		     struct ovb_query_device_req,
+		     struct ovb_query_device_resp, 0, UVERBS_NEEDS(alloc_ucontext),
 		     UVERBS_NEEDS(dealloc_ucontext)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_PORT, uverbs_query_port,
-		     struct ib_uverbs_query_port,
-		     struct ib_uverbs_query_port_resp, 0, UVERBS_NEEDS(alloc_ucontext),
+	UVERBS_WRITE(OVB_CMD_QUERY_PORT, uverbs_query_port,
+		     struct ovb_query_port_req,
+		     struct ovb_query_port_resp, 0, UVERBS_NEEDS(alloc_ucontext),
 		     UVERBS_NEEDS(dealloc_ucontext),
 		     UVERBS_NEEDS(query_port)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+	UVERBS_WRITE_EX(OVB_EX_CMD_QUERY_DEVICE,
 			uverbs_ex_query_device,
-			offsetofend(struct ib_uverbs_ex_query_device, reserved),
-			offsetofend(struct ib_uverbs_ex_query_device_resp,
+			offsetofend(struct ovb_ex_query_device_req, reserved),
+			offsetofend(struct ovb_ex_query_device_resp,
 				    response_length),
 			UVERBS_NEEDS(alloc_ucontext),
 		     UVERBS_NEEDS(dealloc_ucontext), UVERBS_NEEDS(query_device)),

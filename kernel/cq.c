@@ -85,10 +85,10 @@ err:
  * extended one, so both take the same checks in the same order.
  */
 static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
-				   const struct ib_uverbs_ex_create_cq *cmd)
+				   const struct ovb_ex_create_cq_req *cmd)
 {
 	struct ib_uverbs_completion_event_file *channel = NULL;
-	struct ib_uverbs_ex_create_cq_resp resp = {};
+	struct ovb_ex_create_cq_resp resp = {};
 	struct ib_cq_init_attr init = {
 		.cqe = cmd->cqe,
 		.comp_vector = cmd->comp_vector,
@@ -136,8 +136,8 @@ err_uobj:
 
 static int uverbs_create_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_create_cq ex = {};
-	struct ib_uverbs_create_cq cmd;
+	struct ovb_ex_create_cq_req ex = {};
+	struct ovb_create_cq_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -154,7 +154,7 @@ static int uverbs_create_cq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_create_cq cmd;
+	struct ovb_ex_create_cq_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -167,8 +167,8 @@ static int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_resize_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_resize_cq_resp resp = {};
-	struct ib_uverbs_resize_cq cmd;
+	struct ovb_resize_cq_resp resp = {};
+	struct ovb_resize_cq_req cmd;
 	struct ib_cq *cq;
 	int ret;
 
@@ -190,10 +190,10 @@ static int uverbs_resize_cq(struct uverbs_attr_bundle *attrs)
 }
 
 /* One work completion in the ABI's layout. */
-static int uverbs_copy_wc(struct ib_device *ibdev, struct ib_uverbs_wc __user *dst,
+static int uverbs_copy_wc(struct ib_device *ibdev, struct ovb_wc __user *dst,
 			  const struct ib_wc *wc)
 {
-	struct ib_uverbs_wc uwc = {
+	struct ovb_wc uwc = {
 		.wr_id = wc->wr_id,
 		.status = wc->status,
 		.opcode = wc->opcode,
@@ -225,9 +225,9 @@ static int uverbs_copy_wc(struct ib_device *ibdev, struct ib_uverbs_wc __user *d
  */
 static int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_poll_cq_resp __user *out = attrs->ucore.outbuf;
-	struct ib_uverbs_poll_cq_resp head = {};
-	struct ib_uverbs_poll_cq cmd;
+	struct ovb_poll_cq_resp __user *out = attrs->ucore.outbuf;
+	struct ovb_poll_cq_resp head = {};
+	struct ovb_poll_cq_req cmd;
 	struct ib_cq *cq;
 	struct ib_wc wc;
 	int ret;
@@ -257,7 +257,7 @@ static int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_req_notify_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_req_notify_cq cmd;
+	struct ovb_req_notify_cq_req cmd;
 	struct ib_cq *cq;
 	int ret;
 
@@ -278,8 +278,8 @@ static int uverbs_req_notify_cq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_destroy_cq_resp resp = {};
-	struct ib_uverbs_destroy_cq cmd;
+	struct ovb_destroy_cq_resp resp = {};
+	struct ovb_destroy_cq_req cmd;
 	struct ib_ucq_object *ucq;
 	struct ib_uobject *uobj;
 	int ret;
@@ -304,7 +304,7 @@ static int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs)
 /* EX_MODIFY_CQ: interrupt moderation is the only attribute there is. */
 static int uverbs_ex_modify_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_modify_cq cmd;
+	struct ovb_ex_modify_cq_req cmd;
 	struct ib_cq *cq;
 	int ret;
 
@@ -360,29 +360,29 @@ const struct uverbs_obj_idr_type uverbs_cq_type = {
 };
 
 const struct uverbs_write_cmd uverbs_cq_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_CQ, uverbs_create_cq,
-		     struct ib_uverbs_create_cq, struct ib_uverbs_create_cq_resp,
+	UVERBS_WRITE(OVB_CMD_CREATE_CQ, uverbs_create_cq,
+		     struct ovb_create_cq_req, struct ovb_create_cq_resp,
 		     1, UVERBS_NEEDS(create_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_CQ, uverbs_destroy_cq,
-		     struct ib_uverbs_destroy_cq,
-		     struct ib_uverbs_destroy_cq_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DESTROY_CQ, uverbs_destroy_cq,
+		     struct ovb_destroy_cq_req,
+		     struct ovb_destroy_cq_resp, 0,
 		     UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_POLL_CQ, uverbs_poll_cq,
-		     struct ib_uverbs_poll_cq, struct ib_uverbs_poll_cq_resp,
+	UVERBS_WRITE(OVB_CMD_POLL_CQ, uverbs_poll_cq,
+		     struct ovb_poll_cq_req, struct ovb_poll_cq_resp,
 		     0, UVERBS_NEEDS(poll_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, uverbs_req_notify_cq,
-		     struct ib_uverbs_req_notify_cq, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_REQ_NOTIFY_CQ, uverbs_req_notify_cq,
+		     struct ovb_req_notify_cq_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(req_notify_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_RESIZE_CQ, uverbs_resize_cq,
-		     struct ib_uverbs_resize_cq, struct ib_uverbs_resize_cq_resp,
+	UVERBS_WRITE(OVB_CMD_RESIZE_CQ, uverbs_resize_cq,
+		     struct ovb_resize_cq_req, struct ovb_resize_cq_resp,
 		     1, UVERBS_NEEDS(resize_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_CQ, uverbs_ex_create_cq,
-			offsetofend(struct ib_uverbs_ex_create_cq, reserved),
-			offsetofend(struct ib_uverbs_ex_create_cq_resp,
+	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_CQ, uverbs_ex_create_cq,
+			offsetofend(struct ovb_ex_create_cq_req, reserved),
+			offsetofend(struct ovb_ex_create_cq_resp,
 				    response_length),
 			UVERBS_NEEDS(create_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_CQ, uverbs_ex_modify_cq,
-			sizeof(struct ib_uverbs_ex_modify_cq), 0,
+	UVERBS_WRITE_EX(OVB_EX_CMD_MODIFY_CQ, uverbs_ex_modify_cq,
+			sizeof(struct ovb_ex_modify_cq_req), 0,
 			UVERBS_NEEDS(modify_cq), UVERBS_NEEDS(destroy_cq)),
 	{ }
 };
@@ -477,7 +477,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *a
 		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_CQ_HANDLE);
 	struct ib_ucq_object *ucq =
 		container_of(uobj, struct ib_ucq_object, uevent.uobject);
-	struct ib_uverbs_destroy_cq_resp resp = {
+	struct ovb_destroy_cq_resp resp = {
 		.comp_events_reported = ucq->comp_events_reported,
 		.async_events_reported = ucq->uevent.events_reported,
 	};
@@ -492,7 +492,7 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_DESTROY,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
 			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_CQ_RESP,
-						UVERBS_ATTR_TYPE(struct ib_uverbs_destroy_cq_resp),
+						UVERBS_ATTR_TYPE(struct ovb_destroy_cq_resp),
 						UA_MANDATORY));
 
 DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_CQ, uverbs_cq_type.type,

@@ -144,7 +144,7 @@ static ssize_t uverbs_comp_event_read(struct file *filp, char __user *buf,
 				      size_t count, loff_t *pos)
 {
 	return uverbs_event_read(comp_queue_of(filp), filp, buf, count,
-				 sizeof(struct ib_uverbs_comp_event_desc));
+				 sizeof(struct ovb_comp_event_desc));
 }
 
 static __poll_t uverbs_comp_event_poll(struct file *filp, poll_table *wait)
@@ -234,8 +234,8 @@ void ib_uverbs_release_ucq(struct ib_uverbs_completion_event_file *ev_file,
 
 static int uverbs_create_comp_channel(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_create_comp_channel_resp resp = {};
-	struct ib_uverbs_create_comp_channel cmd;
+	struct ovb_create_comp_channel_resp resp = {};
+	struct ovb_create_comp_channel_req cmd;
 	struct ib_uverbs_completion_event_file *comp;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
@@ -270,7 +270,7 @@ static ssize_t uverbs_async_event_read(struct file *filp, char __user *buf,
 				       size_t count, loff_t *pos)
 {
 	return uverbs_event_read(async_queue_of(filp), filp, buf, count,
-				 sizeof(struct ib_uverbs_async_event_desc));
+				 sizeof(struct ovb_async_event_desc));
 }
 
 static __poll_t uverbs_async_event_poll(struct file *filp, poll_table *wait)
@@ -451,10 +451,10 @@ const struct uverbs_obj_fd_type uverbs_async_event_type = {
 };
 
 const struct uverbs_write_cmd uverbs_event_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
+	UVERBS_WRITE(OVB_CMD_CREATE_COMP_CHANNEL,
 		     uverbs_create_comp_channel,
-		     struct ib_uverbs_create_comp_channel,
-		     struct ib_uverbs_create_comp_channel_resp, 0),
+		     struct ovb_create_comp_channel_req,
+		     struct ovb_create_comp_channel_resp, 0),
 	{ }
 };
 

@@ -210,22 +210,22 @@ int ib_uverbs_kern_spec_to_ib_spec_filter(enum ib_flow_spec_type type,
 struct uverbs_flow_spec {
 	union {
 		union {
-			struct ib_uverbs_flow_spec_hdr hdr;
+			struct ovb_flow_spec_hdr hdr;
 			struct {
 				__u32 type;
 				__u16 size;
 				__u16 reserved;
 			};
 		};
-		struct ib_uverbs_flow_spec_eth eth;
-		struct ib_uverbs_flow_spec_ipv4 ipv4;
-		struct ib_uverbs_flow_spec_esp esp;
-		struct ib_uverbs_flow_spec_tcp_udp tcp_udp;
-		struct ib_uverbs_flow_spec_ipv6 ipv6;
-		struct ib_uverbs_flow_spec_action_tag flow_tag;
-		struct ib_uverbs_flow_spec_action_drop drop;
-		struct ib_uverbs_flow_spec_action_handle action;
-		struct ib_uverbs_flow_spec_action_count flow_count;
+		struct ovb_flow_spec_eth eth;
+		struct ovb_flow_spec_ipv4 ipv4;
+		struct ovb_flow_spec_esp esp;
+		struct ovb_flow_spec_tcp_udp tcp_udp;
+		struct ovb_flow_spec_ipv6 ipv6;
+		struct ovb_flow_spec_action_tag flow_tag;
+		struct ovb_flow_spec_action_drop drop;
+		struct ovb_flow_spec_action_handle action;
+		struct ovb_flow_spec_action_count flow_count;
 	};
 };
 
@@ -315,7 +315,7 @@ static int uverbs_flow_one_spec(struct uverbs_attr_bundle *attrs,
  * of them) into @attr->flows.  Every byte must belong to a spec.
  */
 static int uverbs_flow_convert(struct uverbs_attr_bundle *attrs,
-			       const struct ib_uverbs_flow_attr *kattr,
+			       const struct ovb_flow_attr *kattr,
 			       size_t len, struct ib_flow_attr *attr,
 			       struct ib_uflow_resources *res)
 {
@@ -332,7 +332,7 @@ static int uverbs_flow_convert(struct uverbs_attr_bundle *attrs,
 	attr->size = sizeof(*attr);
 
 	for (i = 0; i < kattr->num_of_specs; i++) {
-		const struct ib_uverbs_flow_spec_hdr *hdr = kspec;
+		const struct ovb_flow_spec_hdr *hdr = kspec;
 		u16 spec_size;
 
 		if (len < sizeof(*hdr) || len < hdr->size)
@@ -355,9 +355,9 @@ static int uverbs_flow_convert(struct uverbs_attr_bundle *attrs,
 }
 
 /* The checks on the rule header that come before any object is touched. */
-static int uverbs_flow_check_attr(const struct ib_uverbs_create_flow *cmd)
+static int uverbs_flow_check_attr(const struct ovb_create_flow_req *cmd)
 {
-	const struct ib_uverbs_flow_attr *fa = &cmd->flow_attr;
+	const struct ovb_flow_attr *fa = &cmd->flow_attr;
 
 	if (cmd->comp_mask)
 		return -EINVAL;
@@ -385,7 +385,7 @@ static int uverbs_flow_check_attr(const struct ib_uverbs_create_flow *cmd)
  */
 static int uverbs_flow_create_on(struct uverbs_attr_bundle *attrs,
 				 struct ib_uobject *uobj, struct ib_qp *qp,
-				 const struct ib_uverbs_flow_attr *kattr,
+				 const struct ovb_flow_attr *kattr,
 				 size_t specs_len)
 {
 	struct ib_uflow_resources *res;
@@ -428,9 +428,9 @@ out:
 
 static int uverbs_ex_create_flow(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_create_flow_resp resp = {};
-	struct ib_uverbs_flow_attr *kattr;
-	struct ib_uverbs_create_flow cmd;
+	struct ovb_create_flow_resp resp = {};
+	struct ovb_flow_attr *kattr;
+	struct ovb_create_flow_req cmd;
 	struct uverbs_req_iter iter;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
@@ -496,7 +496,7 @@ out:
 
 static int uverbs_ex_destroy_flow(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_destroy_flow cmd;
+	struct ovb_destroy_flow_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -537,14 +537,14 @@ const struct uverbs_obj_idr_type uverbs_flow_type = {
 };
 
 const struct uverbs_write_cmd uverbs_flow_cmds[] = {
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_FLOW, uverbs_ex_create_flow,
-			offsetofend(struct ib_uverbs_create_flow, flow_attr),
-			offsetofend(struct ib_uverbs_create_flow_resp,
+	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_FLOW, uverbs_ex_create_flow,
+			offsetofend(struct ovb_create_flow_req, flow_attr),
+			offsetofend(struct ovb_create_flow_resp,
 				    flow_handle),
 			UVERBS_NEEDS(create_flow), UVERBS_NEEDS(destroy_flow)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_DESTROY_FLOW,
+	UVERBS_WRITE_EX(OVB_EX_CMD_DESTROY_FLOW,
 			uverbs_ex_destroy_flow,
-			sizeof(struct ib_uverbs_destroy_flow), 0,
+			sizeof(struct ovb_destroy_flow_req), 0,
 			UVERBS_NEEDS(destroy_flow)),
 	{ }
 };

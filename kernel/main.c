@@ -15,7 +15,7 @@
 dev_t uverbs_dynamic_base;
 
 static CLASS_ATTR_STRING(abi_version, 0444,
-			 __stringify(IB_USER_VERBS_ABI_VERSION));
+			 __stringify(OVB_UVERBS_ABI_VERSION));
 
 struct class *uverbs_class;
 

@@ -35,8 +35,8 @@ static void mr_init(struct ib_mr *mr, struct ib_pd *pd,
 
 static int uverbs_reg_mr(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_reg_mr_resp resp = {};
-	struct ib_uverbs_reg_mr cmd;
+	struct ovb_reg_mr_resp resp = {};
+	struct ovb_reg_mr_req cmd;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
 	struct ib_pd *pd;
@@ -87,7 +87,7 @@ err_abort:
 }
 
 /* REREG_MR's request checks, before any object is touched (6.1's order). */
-static int rereg_check_request(const struct ib_uverbs_rereg_mr *cmd)
+static int rereg_check_request(const struct ovb_rereg_mr_req *cmd)
 {
 	if (!cmd->flags)
 		return -EINVAL;
@@ -101,7 +101,7 @@ static int rereg_check_request(const struct ib_uverbs_rereg_mr *cmd)
 
 /* The driver changed the MR in place: mirror the change in ib_core's view. */
 static void rereg_update_in_place(struct ib_mr *mr,
-				  const struct ib_uverbs_rereg_mr *cmd,
+				  const struct ovb_rereg_mr_req *cmd,
 				  struct ib_pd *new_pd)
 {
 	if (cmd->flags & IB_MR_REREG_PD) {
@@ -120,9 +120,9 @@ static void rereg_update_in_place(struct ib_mr *mr,
 
 static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_rereg_mr_resp resp = {};
+	struct ovb_rereg_mr_resp resp = {};
 	struct ib_uobject *uobj, *new_uobj;
-	struct ib_uverbs_rereg_mr cmd;
+	struct ovb_rereg_mr_req cmd;
 	struct ib_pd *new_pd = NULL;
 	struct ib_mr *mr, *new_mr;
 	struct ib_device *ibdev;
@@ -209,7 +209,7 @@ put_mr:
 
 static int uverbs_dereg_mr(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_dereg_mr cmd;
+	struct ovb_dereg_mr_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -233,14 +233,14 @@ const struct uverbs_obj_idr_type uverbs_mr_type = {
 };
 
 const struct uverbs_write_cmd uverbs_mr_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_REG_MR, uverbs_reg_mr,
-		     struct ib_uverbs_reg_mr, struct ib_uverbs_reg_mr_resp, 1,
+	UVERBS_WRITE(OVB_CMD_REG_MR, uverbs_reg_mr,
+		     struct ovb_reg_mr_req, struct ovb_reg_mr_resp, 1,
 		     UVERBS_NEEDS(reg_user_mr), UVERBS_NEEDS(dereg_mr)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_REREG_MR, uverbs_rereg_mr,
-		     struct ib_uverbs_rereg_mr, struct ib_uverbs_rereg_mr_resp,
+	UVERBS_WRITE(OVB_CMD_REREG_MR, uverbs_rereg_mr,
+		     struct ovb_rereg_mr_req, struct ovb_rereg_mr_resp,
 		     1, UVERBS_NEEDS(rereg_user_mr), UVERBS_NEEDS(dereg_mr)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DEREG_MR, uverbs_dereg_mr,
-		     struct ib_uverbs_dereg_mr, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DEREG_MR, uverbs_dereg_mr,
+		     struct ovb_dereg_mr_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(dereg_mr)),
 	{ }
 };

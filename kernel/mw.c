@@ -12,8 +12,8 @@
 
 static int uverbs_alloc_mw(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_alloc_mw_resp resp = {};
-	struct ib_uverbs_alloc_mw cmd;
+	struct ovb_alloc_mw_resp resp = {};
+	struct ovb_alloc_mw_req cmd;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
 	struct ib_pd *pd;
@@ -69,7 +69,7 @@ err_abort:
 
 static int uverbs_dealloc_mw_cmd(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_dealloc_mw cmd;
+	struct ovb_dealloc_mw_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -107,11 +107,11 @@ const struct uverbs_obj_idr_type uverbs_mw_type = {
 };
 
 const struct uverbs_write_cmd uverbs_mw_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_MW, uverbs_alloc_mw,
-		     struct ib_uverbs_alloc_mw, struct ib_uverbs_alloc_mw_resp, 1,
+	UVERBS_WRITE(OVB_CMD_ALLOC_MW, uverbs_alloc_mw,
+		     struct ovb_alloc_mw_req, struct ovb_alloc_mw_resp, 1,
 		     UVERBS_NEEDS(alloc_mw), UVERBS_NEEDS(dealloc_mw)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_MW, uverbs_dealloc_mw_cmd,
-		     struct ib_uverbs_dealloc_mw, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DEALLOC_MW, uverbs_dealloc_mw_cmd,
+		     struct ovb_dealloc_mw_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(dealloc_mw)),
 	{ }
 };

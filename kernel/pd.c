@@ -13,8 +13,8 @@
 
 static int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_alloc_pd_resp resp = {};
-	struct ib_uverbs_alloc_pd cmd;
+	struct ovb_alloc_pd_resp resp = {};
+	struct ovb_alloc_pd_req cmd;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
 	struct ib_pd *pd;
@@ -56,7 +56,7 @@ static int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_dealloc_pd cmd;
+	struct ovb_dealloc_pd_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -84,11 +84,11 @@ const struct uverbs_obj_idr_type uverbs_pd_type = {
 };
 
 const struct uverbs_write_cmd uverbs_pd_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_PD, uverbs_alloc_pd,
-		     struct ib_uverbs_alloc_pd, struct ib_uverbs_alloc_pd_resp,
+	UVERBS_WRITE(OVB_CMD_ALLOC_PD, uverbs_alloc_pd,
+		     struct ovb_alloc_pd_req, struct ovb_alloc_pd_resp,
 		     1, UVERBS_NEEDS(alloc_pd), UVERBS_NEEDS(dealloc_pd)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_PD, uverbs_dealloc_pd,
-		     struct ib_uverbs_dealloc_pd, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DEALLOC_PD, uverbs_dealloc_pd,
+		     struct ovb_dealloc_pd_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(dealloc_pd)),
 	{ }
 };

@@ -46,7 +46,7 @@ static void *uverbs_alloc_wr(size_t wr_size, u32 num_sge)
  */
 static int uverbs_copy_sgl(void *wr, size_t wr_size, u32 num_sge,
 			   struct ib_sge **sg_list,
-			   const struct ib_uverbs_sge __user *sgls, u32 *sg_ind)
+			   const struct ovb_sge __user *sgls, u32 *sg_ind)
 {
 	if (!num_sge) {
 		*sg_list = NULL;
@@ -121,7 +121,7 @@ static size_t uverbs_send_wr_size(u32 opcode, bool is_ud)
 
 /* The opcode-specific part of @uwr into the container around @wr. */
 static int uverbs_fill_send_wr(struct ib_send_wr *wr,
-			       const struct ib_uverbs_send_wr *uwr, bool is_ud,
+			       const struct ovb_send_wr *uwr, bool is_ud,
 			       struct uverbs_attr_bundle *attrs)
 {
 	if (is_ud) {
@@ -181,7 +181,7 @@ static void uverbs_free_send_wrs(struct ib_send_wr *wr, bool is_ud)
 /* The user's WR array and SG array, located in the request. */
 struct uverbs_post_arrays {
 	const void __user *wqes;
-	const struct ib_uverbs_sge __user *sgls;
+	const struct ovb_sge __user *sgls;
 	u32 wr_count;
 	u32 wqe_size;
 	u32 sge_count;
@@ -197,7 +197,7 @@ static int uverbs_post_locate(struct uverbs_req_iter *iter,
 		return PTR_ERR(p);
 	a->wqes = p;
 	p = uverbs_request_next_ptr(iter, size_mul(a->sge_count,
-						   sizeof(struct ib_uverbs_sge)));
+						   sizeof(struct ovb_sge)));
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	a->sgls = p;
@@ -210,7 +210,7 @@ static int uverbs_post_locate(struct uverbs_req_iter *iter,
  * wqe_size buffer.
  */
 static int uverbs_unmarshall_send(const struct uverbs_post_arrays *a,
-				  struct ib_uverbs_send_wr *uwr, bool is_ud,
+				  struct ovb_send_wr *uwr, bool is_ud,
 				  struct ib_send_wr **chain,
 				  struct uverbs_attr_bundle *attrs)
 {
@@ -256,11 +256,11 @@ static int uverbs_unmarshall_send(const struct uverbs_post_arrays *a,
 
 static int uverbs_post_send(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_post_send_resp resp = {};
+	struct ovb_post_send_resp resp = {};
 	struct ib_send_wr *chain = NULL;
 	const struct ib_send_wr *bad_wr = NULL;
-	struct ib_uverbs_send_wr *uwr = NULL;
-	struct ib_uverbs_post_send cmd;
+	struct ovb_send_wr *uwr = NULL;
+	struct ovb_post_send_req cmd;
 	struct uverbs_post_arrays a;
 	struct uverbs_req_iter iter;
 	struct ib_qp *qp;
@@ -276,7 +276,7 @@ static int uverbs_post_send(struct uverbs_attr_bundle *attrs)
 	ret = uverbs_post_locate(&iter, &a);
 	if (ret)
 		return ret;
-	if (cmd.wqe_size < sizeof(struct ib_uverbs_send_wr))
+	if (cmd.wqe_size < sizeof(struct ovb_send_wr))
 		return -EINVAL;
 
 	/*
@@ -337,12 +337,12 @@ static struct ib_recv_wr *uverbs_unmarshall_recv(struct uverbs_req_iter *iter,
 						 struct uverbs_post_arrays *a)
 {
 	struct ib_recv_wr *chain = NULL, **tail = &chain;
-	struct ib_uverbs_recv_wr *uwr;
+	struct ovb_recv_wr *uwr;
 	u32 sg_ind = 0;
 	u32 i;
 	int ret;
 
-	if (a->wqe_size < sizeof(struct ib_uverbs_recv_wr))
+	if (a->wqe_size < sizeof(struct ovb_recv_wr))
 		return ERR_PTR(-EINVAL);
 	ret = uverbs_post_locate(iter, a);
 	if (ret)
@@ -400,7 +400,7 @@ static int uverbs_post_recv_done(struct uverbs_attr_bundle *attrs, int ret,
 				 struct ib_recv_wr *chain,
 				 const struct ib_recv_wr *bad_wr)
 {
-	struct ib_uverbs_post_recv_resp resp = {};
+	struct ovb_post_recv_resp resp = {};
 	int ret2;
 
 	if (ret)
@@ -413,7 +413,7 @@ static int uverbs_post_recv_done(struct uverbs_attr_bundle *attrs, int ret,
 static int uverbs_post_recv(struct uverbs_attr_bundle *attrs)
 {
 	const struct ib_recv_wr *bad_wr = NULL;
-	struct ib_uverbs_post_recv cmd;
+	struct ovb_post_recv_req cmd;
 	struct uverbs_post_arrays a;
 	struct uverbs_req_iter iter;
 	struct ib_recv_wr *chain;
@@ -444,7 +444,7 @@ static int uverbs_post_recv(struct uverbs_attr_bundle *attrs)
 static int uverbs_post_srq_recv(struct uverbs_attr_bundle *attrs)
 {
 	const struct ib_recv_wr *bad_wr = NULL;
-	struct ib_uverbs_post_srq_recv cmd;
+	struct ovb_post_srq_recv_req cmd;
 	struct uverbs_post_arrays a;
 	struct uverbs_req_iter iter;
 	struct ib_recv_wr *chain;
@@ -474,17 +474,17 @@ static int uverbs_post_srq_recv(struct uverbs_attr_bundle *attrs)
 
 /* Each also needs its object's destroy op, as the object itself does. */
 const struct uverbs_write_cmd uverbs_post_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_POST_SEND, uverbs_post_send,
-		     struct ib_uverbs_post_send,
-		     struct ib_uverbs_post_send_resp, 0,
+	UVERBS_WRITE(OVB_CMD_POST_SEND, uverbs_post_send,
+		     struct ovb_post_send_req,
+		     struct ovb_post_send_resp, 0,
 		     UVERBS_NEEDS(post_send), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_POST_RECV, uverbs_post_recv,
-		     struct ib_uverbs_post_recv,
-		     struct ib_uverbs_post_recv_resp, 0,
+	UVERBS_WRITE(OVB_CMD_POST_RECV, uverbs_post_recv,
+		     struct ovb_post_recv_req,
+		     struct ovb_post_recv_resp, 0,
 		     UVERBS_NEEDS(post_recv), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_POST_SRQ_RECV, uverbs_post_srq_recv,
-		     struct ib_uverbs_post_srq_recv,
-		     struct ib_uverbs_post_srq_recv_resp, 0,
+	UVERBS_WRITE(OVB_CMD_POST_SRQ_RECV, uverbs_post_srq_recv,
+		     struct ovb_post_srq_recv_req,
+		     struct ovb_post_srq_recv_resp, 0,
 		     UVERBS_NEEDS(post_srq_recv), UVERBS_NEEDS(destroy_srq)),
 	{ }
 };

@@ -84,7 +84,7 @@ static int uverbs_qp_get_xrcd(u32 handle, struct uverbs_qp_deps *deps,
  * no send WRs.  The lookup order is 6.1's, so that a request with several
  * bad handles fails with the same errno.
  */
-static int uverbs_qp_get_queues(struct ib_uverbs_ex_create_qp *cmd,
+static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 				struct uverbs_qp_deps *deps, bool has_sq,
 				struct uverbs_attr_bundle *attrs)
 {
@@ -136,13 +136,13 @@ static int uverbs_qp_get_queues(struct ib_uverbs_ex_create_qp *cmd,
 	return 0;
 }
 
-static int uverbs_qp_get_deps(struct ib_uverbs_ex_create_qp *cmd,
+static int uverbs_qp_get_deps(struct ovb_ex_create_qp_req *cmd,
 			      struct uverbs_qp_deps *deps,
 			      struct uverbs_attr_bundle *attrs)
 {
 	bool has_sq = true;
 
-	if (cmd->comp_mask & IB_UVERBS_CREATE_QP_MASK_IND_TABLE) {
+	if (cmd->comp_mask & OVB_CREATE_QP_MASK_IND_TABLE) {
 		struct ib_rwq_ind_table *tbl;
 
 		tbl = uobj_get_obj_read(rwq_ind_table, UVERBS_OBJECT_RWQ_IND_TBL,
@@ -179,7 +179,7 @@ static int uverbs_qp_check_type(u32 qp_type)
 	}
 }
 
-static int uverbs_qp_check_flags(const struct ib_uverbs_ex_create_qp *cmd,
+static int uverbs_qp_check_flags(const struct ovb_ex_create_qp_req *cmd,
 				 struct ib_qp_init_attr *init)
 {
 	init->create_flags = cmd->create_flags;
@@ -194,7 +194,7 @@ static int uverbs_qp_check_flags(const struct ib_uverbs_ex_create_qp *cmd,
 	return 0;
 }
 
-static void uverbs_qp_init_attr(const struct ib_uverbs_ex_create_qp *cmd,
+static void uverbs_qp_init_attr(const struct ovb_ex_create_qp_req *cmd,
 				const struct uverbs_qp_deps *deps,
 				struct ib_qp_init_attr *init)
 {
@@ -254,9 +254,9 @@ struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
  * gets its leading part (uverbs_response truncates to the user's room).
  */
 static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
-				   struct ib_uverbs_ex_create_qp *cmd)
+				   struct ovb_ex_create_qp_req *cmd)
 {
-	struct ib_uverbs_ex_create_qp_resp resp = {};
+	struct ovb_ex_create_qp_resp resp = {};
 	struct ib_qp_init_attr init = {};
 	struct uverbs_qp_deps deps = {};
 	struct ib_uqp_object *uqp;
@@ -313,8 +313,8 @@ err_deps:
 
 static int uverbs_create_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_create_qp xcmd = {};
-	struct ib_uverbs_create_qp cmd;
+	struct ovb_ex_create_qp_req xcmd = {};
+	struct ovb_create_qp_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -339,13 +339,13 @@ static int uverbs_create_qp(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_ex_create_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_create_qp cmd;
+	struct ovb_ex_create_qp_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-	if (cmd.comp_mask & ~IB_UVERBS_CREATE_QP_SUP_COMP_MASK)
+	if (cmd.comp_mask & ~OVB_CREATE_QP_SUP_COMP_MASK)
 		return -EINVAL;
 	if (cmd.reserved)
 		return -EINVAL;
@@ -359,10 +359,10 @@ static int uverbs_ex_create_qp(struct uverbs_attr_bundle *attrs)
  */
 static int uverbs_open_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_create_qp_resp resp = {};
+	struct ovb_create_qp_resp resp = {};
 	struct ib_qp_open_attr open = {};
 	struct uverbs_qp_deps deps = {};
-	struct ib_uverbs_open_qp cmd;
+	struct ovb_open_qp_req cmd;
 	struct ib_uqp_object *uqp;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
@@ -413,7 +413,7 @@ err:
 	return ret;
 }
 
-static void uverbs_ah_attr_to_dest(struct ib_uverbs_qp_dest *dest,
+static void uverbs_ah_attr_to_dest(struct ovb_qp_dest *dest,
 				   const struct rdma_ah_attr *ah)
 {
 	dest->dlid = rdma_ah_get_dlid(ah);
@@ -433,7 +433,7 @@ static void uverbs_ah_attr_to_dest(struct ib_uverbs_qp_dest *dest,
 	dest->port_num = rdma_ah_get_port_num(ah);
 }
 
-static void uverbs_query_qp_resp(struct ib_uverbs_query_qp_resp *resp,
+static void uverbs_query_qp_resp(struct ovb_query_qp_resp *resp,
 				 const struct ib_qp_attr *attr,
 				 const struct ib_qp_init_attr *init)
 {
@@ -472,9 +472,9 @@ static void uverbs_query_qp_resp(struct ib_uverbs_query_qp_resp *resp,
 /* The attribute mask goes to the driver as the user gave it. */
 static int uverbs_query_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_query_qp_resp resp = {};
+	struct ovb_query_qp_resp resp = {};
 	struct ib_qp_init_attr *init;
-	struct ib_uverbs_query_qp cmd;
+	struct ovb_query_qp_req cmd;
 	struct ib_qp_attr *attr;
 	struct ib_qp *qp;
 	int ret;
@@ -528,7 +528,7 @@ static u32 uverbs_qp_effective_mask(enum ib_qp_type type, u32 mask)
 
 static void uverbs_dest_to_ah_attr(struct ib_device *ibdev,
 				   struct rdma_ah_attr *ah,
-				   struct ib_uverbs_qp_dest *dest)
+				   struct ovb_qp_dest *dest)
 {
 	ah->type = rdma_ah_find_type(ibdev, dest->port_num);
 	if (dest->is_global) {
@@ -555,7 +555,7 @@ static void uverbs_dest_to_ah_attr(struct ib_device *ibdev,
  * valid port that equals the alternate AV's.
  */
 static int uverbs_modify_qp_ports(struct ib_qp *qp,
-				  struct ib_uverbs_modify_qp *cmd)
+				  struct ovb_modify_qp_req *cmd)
 {
 	u32 mask = cmd->attr_mask;
 
@@ -588,10 +588,10 @@ static int uverbs_modify_qp_ports(struct ib_qp *qp,
 
 /* The request's fields into ib_qp_attr, those the mask selects. */
 static int uverbs_modify_qp_attr(struct ib_qp *qp,
-				 struct ib_uverbs_ex_modify_qp *cmd,
+				 struct ovb_ex_modify_qp_req *cmd,
 				 struct ib_qp_attr *attr)
 {
-	struct ib_uverbs_modify_qp *b = &cmd->base;
+	struct ovb_modify_qp_req *b = &cmd->base;
 	u32 mask = b->attr_mask;
 
 	if (((mask & IB_QP_CUR_STATE) && b->cur_qp_state > IB_QPS_ERR) ||
@@ -655,7 +655,7 @@ static int uverbs_modify_qp_attr(struct ib_qp *qp,
 
 /* Both modify commands; the caller has checked the mask's bits. */
 static int uverbs_modify_qp_common(struct uverbs_attr_bundle *attrs,
-				   struct ib_uverbs_ex_modify_qp *cmd)
+				   struct ovb_ex_modify_qp_req *cmd)
 {
 	struct ib_qp_attr *attr;
 	struct ib_qp *qp;
@@ -688,7 +688,7 @@ out:
 
 static int uverbs_modify_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_modify_qp cmd = {};
+	struct ovb_ex_modify_qp_req cmd = {};
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd.base, sizeof(cmd.base));
@@ -701,10 +701,10 @@ static int uverbs_modify_qp(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_modify_qp_resp resp = {
+	struct ovb_ex_modify_qp_resp resp = {
 		.response_length = uverbs_response_length(attrs, sizeof(resp)),
 	};
-	struct ib_uverbs_ex_modify_qp cmd;
+	struct ovb_ex_modify_qp_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -722,8 +722,8 @@ static int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_destroy_qp_resp resp = {};
-	struct ib_uverbs_destroy_qp cmd;
+	struct ovb_destroy_qp_resp resp = {};
+	struct ovb_destroy_qp_req cmd;
 	struct ib_uqp_object *uqp;
 	struct ib_uobject *uobj;
 	int ret;
@@ -787,30 +787,30 @@ const struct uverbs_obj_idr_type uverbs_qp_type = {
  * files OPEN_QP under the XRC domain object, so it needs what that does.
  */
 const struct uverbs_write_cmd uverbs_qp_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_QP, uverbs_create_qp,
-		     struct ib_uverbs_create_qp, struct ib_uverbs_create_qp_resp,
+	UVERBS_WRITE(OVB_CMD_CREATE_QP, uverbs_create_qp,
+		     struct ovb_create_qp_req, struct ovb_create_qp_resp,
 		     1, UVERBS_NEEDS(create_qp), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_OPEN_QP, uverbs_open_qp,
-		     struct ib_uverbs_open_qp, struct ib_uverbs_create_qp_resp,
+	UVERBS_WRITE(OVB_CMD_OPEN_QP, uverbs_open_qp,
+		     struct ovb_open_qp_req, struct ovb_create_qp_resp,
 		     1, UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_QP, uverbs_query_qp,
-		     struct ib_uverbs_query_qp, struct ib_uverbs_query_qp_resp,
+	UVERBS_WRITE(OVB_CMD_QUERY_QP, uverbs_query_qp,
+		     struct ovb_query_qp_req, struct ovb_query_qp_resp,
 		     0, UVERBS_NEEDS(query_qp), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_MODIFY_QP, uverbs_modify_qp,
-		     struct ib_uverbs_modify_qp, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_MODIFY_QP, uverbs_modify_qp,
+		     struct ovb_modify_qp_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(modify_qp), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_QP, uverbs_destroy_qp,
-		     struct ib_uverbs_destroy_qp,
-		     struct ib_uverbs_destroy_qp_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DESTROY_QP, uverbs_destroy_qp,
+		     struct ovb_destroy_qp_req,
+		     struct ovb_destroy_qp_resp, 0,
 		     UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_QP, uverbs_ex_create_qp,
-			offsetofend(struct ib_uverbs_ex_create_qp, comp_mask),
-			offsetofend(struct ib_uverbs_ex_create_qp_resp,
+	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_QP, uverbs_ex_create_qp,
+			offsetofend(struct ovb_ex_create_qp_req, comp_mask),
+			offsetofend(struct ovb_ex_create_qp_resp,
 				    response_length),
 			UVERBS_NEEDS(create_qp), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_QP, uverbs_ex_modify_qp,
-			offsetofend(struct ib_uverbs_ex_modify_qp, base),
-			offsetofend(struct ib_uverbs_ex_modify_qp_resp,
+	UVERBS_WRITE_EX(OVB_EX_CMD_MODIFY_QP, uverbs_ex_modify_qp,
+			offsetofend(struct ovb_ex_modify_qp_req, base),
+			offsetofend(struct ovb_ex_modify_qp_resp,
 				    response_length),
 			UVERBS_NEEDS(modify_qp), UVERBS_NEEDS(destroy_qp)),
 	{ }

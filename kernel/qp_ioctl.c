@@ -286,7 +286,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QP_DESTROY)(struct uverbs_attr_bundle *a
 		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_QP_HANDLE);
 	struct ib_uqp_object *uqp =
 		container_of(uobj, struct ib_uqp_object, uevent.uobject);
-	struct ib_uverbs_destroy_qp_resp resp = {
+	struct ovb_destroy_qp_resp resp = {
 		.events_reported = uqp->uevent.events_reported,
 	};
 
@@ -300,7 +300,7 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QP_DESTROY,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
 			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_QP_RESP,
-						UVERBS_ATTR_TYPE(struct ib_uverbs_destroy_qp_resp),
+						UVERBS_ATTR_TYPE(struct ovb_destroy_qp_resp),
 						UA_MANDATORY));
 
 DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_QP, uverbs_qp_type.type,

@@ -73,8 +73,8 @@ out:
 
 static int uverbs_ex_create_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_create_rwq_ind_table_resp resp = {};
-	struct ib_uverbs_ex_create_rwq_ind_table cmd;
+	struct ovb_ex_create_rwq_ind_table_resp resp = {};
+	struct ovb_ex_create_rwq_ind_table_req cmd;
 	struct ib_rwq_ind_table_init_attr init = {};
 	struct ib_rwq_ind_table *tbl;
 	struct uverbs_req_iter iter;
@@ -89,7 +89,7 @@ static int uverbs_ex_create_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
 		return ret;
 	if (cmd.comp_mask)
 		return -EOPNOTSUPP;
-	if (cmd.log_ind_tbl_size > IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE)
+	if (cmd.log_ind_tbl_size > OVB_MAX_LOG_IND_TBL_SIZE)
 		return -EINVAL;
 
 	n = 1U << cmd.log_ind_tbl_size;
@@ -143,7 +143,7 @@ err_wqs:
 
 static int uverbs_ex_destroy_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_destroy_rwq_ind_table cmd;
+	struct ovb_ex_destroy_rwq_ind_table_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -188,17 +188,17 @@ const struct uverbs_obj_idr_type uverbs_rwq_ind_tbl_type = {
 };
 
 const struct uverbs_write_cmd uverbs_rwq_ind_tbl_cmds[] = {
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL,
+	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_RWQ_IND_TBL,
 			uverbs_ex_create_rwq_ind_tbl,
-			offsetofend(struct ib_uverbs_ex_create_rwq_ind_table,
+			offsetofend(struct ovb_ex_create_rwq_ind_table_req,
 				    log_ind_tbl_size),
-			offsetofend(struct ib_uverbs_ex_create_rwq_ind_table_resp,
+			offsetofend(struct ovb_ex_create_rwq_ind_table_resp,
 				    ind_tbl_num),
 			UVERBS_NEEDS(create_rwq_ind_table),
 			UVERBS_NEEDS(destroy_rwq_ind_table)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL,
+	UVERBS_WRITE_EX(OVB_EX_CMD_DESTROY_RWQ_IND_TBL,
 			uverbs_ex_destroy_rwq_ind_tbl,
-			sizeof(struct ib_uverbs_ex_destroy_rwq_ind_table), 0,
+			sizeof(struct ovb_ex_destroy_rwq_ind_table_req), 0,
 			UVERBS_NEEDS(destroy_rwq_ind_table)),
 	{ }
 };

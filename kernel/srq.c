@@ -46,7 +46,7 @@ static void uverbs_srq_put_deps(struct uverbs_srq_deps *deps)
  * request with several bad handles fails with the same errno): XRCD, CQ,
  * then PD.  Any bad XRCD handle is EINVAL.
  */
-static int uverbs_srq_get_deps(const struct ib_uverbs_create_xsrq *cmd,
+static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 			       struct ib_srq_init_attr *init,
 			       struct ib_usrq_object *usrq,
 			       struct uverbs_srq_deps *deps,
@@ -111,9 +111,9 @@ static struct ib_srq *uverbs_srq_create_hw(struct ib_usrq_object *usrq,
 
 /* CREATE_SRQ and CREATE_XSRQ; the legacy request is a basic SRQ. */
 static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
-				     const struct ib_uverbs_create_xsrq *cmd)
+				     const struct ovb_create_xsrq_req *cmd)
 {
-	struct ib_uverbs_create_srq_resp resp = {};
+	struct ovb_create_srq_resp resp = {};
 	struct ib_srq_init_attr init = {
 		.srq_type = cmd->srq_type,
 		.attr = {
@@ -172,8 +172,8 @@ err_deps:
 
 static int uverbs_create_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_create_xsrq xcmd = {};
-	struct ib_uverbs_create_srq cmd;
+	struct ovb_create_xsrq_req xcmd = {};
+	struct ovb_create_srq_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -192,7 +192,7 @@ static int uverbs_create_srq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_create_xsrq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_create_xsrq cmd;
+	struct ovb_create_xsrq_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -204,7 +204,7 @@ static int uverbs_create_xsrq(struct uverbs_attr_bundle *attrs)
 /* The attribute mask goes to the driver unchecked, as in 6.1. */
 static int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_modify_srq cmd;
+	struct ovb_modify_srq_req cmd;
 	struct ib_srq_attr attr = {};
 	struct ib_srq *srq;
 	int ret;
@@ -227,8 +227,8 @@ static int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_query_srq_resp resp = {};
-	struct ib_uverbs_query_srq cmd;
+	struct ovb_query_srq_resp resp = {};
+	struct ovb_query_srq_req cmd;
 	struct ib_srq_attr attr = {};
 	struct ib_srq *srq;
 	int ret;
@@ -253,8 +253,8 @@ static int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_destroy_srq_resp resp = {};
-	struct ib_uverbs_destroy_srq cmd;
+	struct ovb_destroy_srq_resp resp = {};
+	struct ovb_destroy_srq_req cmd;
 	struct ib_uevent_object *uevent;
 	struct ib_uobject *uobj;
 	int ret;
@@ -306,24 +306,24 @@ const struct uverbs_obj_idr_type uverbs_srq_type = {
 };
 
 const struct uverbs_write_cmd uverbs_srq_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_SRQ, uverbs_create_srq,
-		     struct ib_uverbs_create_srq,
-		     struct ib_uverbs_create_srq_resp, 1,
+	UVERBS_WRITE(OVB_CMD_CREATE_SRQ, uverbs_create_srq,
+		     struct ovb_create_srq_req,
+		     struct ovb_create_srq_resp, 1,
 		     UVERBS_NEEDS(create_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_XSRQ, uverbs_create_xsrq,
-		     struct ib_uverbs_create_xsrq,
-		     struct ib_uverbs_create_srq_resp, 1,
+	UVERBS_WRITE(OVB_CMD_CREATE_XSRQ, uverbs_create_xsrq,
+		     struct ovb_create_xsrq_req,
+		     struct ovb_create_srq_resp, 1,
 		     UVERBS_NEEDS(create_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_SRQ, uverbs_destroy_srq,
-		     struct ib_uverbs_destroy_srq,
-		     struct ib_uverbs_destroy_srq_resp, 0,
+	UVERBS_WRITE(OVB_CMD_DESTROY_SRQ, uverbs_destroy_srq,
+		     struct ovb_destroy_srq_req,
+		     struct ovb_destroy_srq_resp, 0,
 		     UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_MODIFY_SRQ, uverbs_modify_srq,
-		     struct ib_uverbs_modify_srq, struct uverbs_no_resp, 1,
+	UVERBS_WRITE(OVB_CMD_MODIFY_SRQ, uverbs_modify_srq,
+		     struct ovb_modify_srq_req, struct uverbs_no_resp, 1,
 		     UVERBS_NEEDS(modify_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_SRQ, uverbs_query_srq,
-		     struct ib_uverbs_query_srq,
-		     struct ib_uverbs_query_srq_resp, 0,
+	UVERBS_WRITE(OVB_CMD_QUERY_SRQ, uverbs_query_srq,
+		     struct ovb_query_srq_req,
+		     struct ovb_query_srq_resp, 0,
 		     UVERBS_NEEDS(query_srq), UVERBS_NEEDS(destroy_srq)),
 	{ }
 };
@@ -476,7 +476,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *
 		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_SRQ_HANDLE);
 	struct ib_usrq_object *usrq =
 		container_of(uobj, struct ib_usrq_object, uevent.uobject);
-	struct ib_uverbs_destroy_srq_resp resp = {
+	struct ovb_destroy_srq_resp resp = {
 		.events_reported = usrq->uevent.events_reported,
 	};
 
@@ -490,7 +490,7 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_DESTROY,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
 			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_SRQ_RESP,
-						UVERBS_ATTR_TYPE(struct ib_uverbs_destroy_srq_resp),
+						UVERBS_ATTR_TYPE(struct ovb_destroy_srq_resp),
 						UA_MANDATORY));
 
 DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_SRQ, uverbs_srq_type.type,

@@ -105,11 +105,11 @@ struct uverbs_write_build {
 static bool uverbs_write_cmd_served(const struct uverbs_write_cmd *cmd,
 				    struct ib_device *ibdev)
 {
-	u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+	u32 id = cmd->command & OVB_CMD_ID_MASK;
 
 	if (!uverbs_device_has(ibdev, cmd->needs, ARRAY_SIZE(cmd->needs)))
 		return false;
-	return (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) ||
+	return (cmd->command & OVB_CMD_FLAG_EXTENDED) ||
 	       (ibdev->uverbs_cmd_mask & BIT_ULL(id));
 }
 
@@ -122,11 +122,11 @@ static bool uverbs_write_cmd_served(const struct uverbs_write_cmd *cmd,
 static void uverbs_count_write_cmd(const struct uverbs_write_cmd *cmd, void *arg)
 {
 	struct uverbs_write_build *b = arg;
-	u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+	u32 id = cmd->command & OVB_CMD_ID_MASK;
 
 	if (!uverbs_write_cmd_served(cmd, b->ibdev))
 		return;
-	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+	if (cmd->command & OVB_CMD_FLAG_EXTENDED)
 		b->max_ex = max(b->max_ex, id);
 	else
 		b->max = max(b->max, id);
@@ -136,11 +136,11 @@ static void uverbs_count_write_cmd(const struct uverbs_write_cmd *cmd, void *arg
 static void uverbs_place_write_cmd(const struct uverbs_write_cmd *cmd, void *arg)
 {
 	struct uverbs_write_build *b = arg;
-	u32 id = cmd->command & IB_USER_VERBS_CMD_COMMAND_MASK;
+	u32 id = cmd->command & OVB_CMD_ID_MASK;
 
 	if (!uverbs_write_cmd_served(cmd, b->ibdev))
 		return;
-	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+	if (cmd->command & OVB_CMD_FLAG_EXTENDED)
 		b->uapi->write_ex_methods[id] = &cmd->method;
 	else
 		b->uapi->write_methods[id] = &cmd->method;
@@ -594,12 +594,12 @@ void uverbs_destroy_api(struct uverbs_api *uapi)
 const struct uverbs_api_write_method *
 uverbs_find_write_method(const struct uverbs_api *uapi, u32 command)
 {
-	u32 id = command & IB_USER_VERBS_CMD_COMMAND_MASK;
+	u32 id = command & OVB_CMD_ID_MASK;
 
-	if (command & ~(u32)(IB_USER_VERBS_CMD_FLAG_EXTENDED |
-			     IB_USER_VERBS_CMD_COMMAND_MASK))
+	if (command & ~(u32)(OVB_CMD_FLAG_EXTENDED |
+			     OVB_CMD_ID_MASK))
 		return ERR_PTR(-EINVAL);
-	if (command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+	if (command & OVB_CMD_FLAG_EXTENDED)
 		return id < uapi->num_write_ex ? uapi->write_ex_methods[id] :
 						 ERR_PTR(-EOPNOTSUPP);
 	return id < uapi->num_write ? uapi->write_methods[id] :
@@ -614,5 +614,10 @@ const struct uverbs_api_object *uapi_get_object(struct uverbs_api *uapi,
 	if (object_id == UVERBS_IDR_ANY_OBJECT)
 		return ERR_PTR(-ENOMSG);
 	obj = radix_tree_lookup(&uapi->radix, uapi_key_obj(object_id));
-	return obj ? obj : ERR_PTR(-ENOENT);
+	/*
+	 * An object the driver cannot serve is no object at all, as in 6.1
+	 * (which drops it from the tree): a lookup of one is EINVAL before
+	 * any handle is looked at, never the handle's ENOENT.
+	 */
+	return obj && !obj->disabled ? obj : ERR_PTR(-ENOENT);
 }

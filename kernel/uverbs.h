@@ -26,14 +26,17 @@
 
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_umem.h>
+/*
+ * The write() ABI is decoded with our own uapi/ names; the kernel's header
+ * stays for the types ib_core's exported prototypes use (ib_marshall.h).
+ */
 #include <rdma/ib_user_verbs.h>
+#include <openverbs/uverbs-abi.h>
 #include <rdma/uverbs_std_types.h>
 #include <rdma/uverbs_ioctl.h>
 
 #define UVERBS_MODULE_NAME ib_uverbs
 #include <rdma/uverbs_named_ioctl.h>
-
-/* TODO(uapi): switch to <openverbs/uverbs-abi.h> names */
 
 /* ------------------------------------------------------------------ kABI */
 
@@ -103,8 +106,8 @@ struct ib_uverbs_file {
 
 struct ib_uverbs_event {
 	union {
-		struct ib_uverbs_async_event_desc	async;
-		struct ib_uverbs_comp_event_desc	comp;
+		struct ovb_async_event_desc	async;
+		struct ovb_comp_event_desc	comp;
 	}					desc;
 	struct list_head			list;
 	struct list_head			obj_list;
@@ -260,7 +263,7 @@ struct uverbs_write_cmd {
  * truncates the response instead.  We do the same.
  */
 #define UVERBS_WRITE_EX(_cmd, _fn, _req_min, _resp_min, ...)		\
-	{ .command = (_cmd) | IB_USER_VERBS_CMD_FLAG_EXTENDED,			\
+	{ .command = (_cmd) | OVB_CMD_FLAG_EXTENDED,			\
 	  .method = { .handler = (_fn), .is_ex = 1, .has_udata = 1,	\
 		      .has_resp = (_resp_min) != 0 },			\
 	  .needs = { __VA_ARGS__ } }

@@ -44,8 +44,8 @@ static struct ib_wq *uverbs_wq_create_hw(struct ib_uwq_object *uwq,
 
 static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_create_wq_resp resp = {};
-	struct ib_uverbs_ex_create_wq cmd;
+	struct ovb_ex_create_wq_resp resp = {};
+	struct ovb_ex_create_wq_req cmd;
 	struct ib_wq_init_attr init = {};
 	struct ib_uwq_object *uwq;
 	struct ib_device *ibdev;
@@ -114,8 +114,8 @@ err_uobj:
 
 static int uverbs_ex_destroy_wq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_destroy_wq_resp resp = {};
-	struct ib_uverbs_ex_destroy_wq cmd;
+	struct ovb_ex_destroy_wq_resp resp = {};
+	struct ovb_ex_destroy_wq_req cmd;
 	struct ib_uwq_object *uwq;
 	struct ib_uobject *uobj;
 	int ret;
@@ -143,7 +143,7 @@ static int uverbs_ex_destroy_wq(struct uverbs_attr_bundle *attrs)
  * does not name is the WQ's current one.  6.1 leaks the WQ's read lock
  * when it rejects a state here; we return the same errno without the leak.
  */
-static int uverbs_wq_modify_attr(const struct ib_uverbs_ex_modify_wq *cmd,
+static int uverbs_wq_modify_attr(const struct ovb_ex_modify_wq_req *cmd,
 				 const struct ib_wq *wq, struct ib_wq_attr *attr)
 {
 	if (cmd->attr_mask & IB_WQ_FLAGS) {
@@ -171,7 +171,7 @@ static int uverbs_wq_modify_attr(const struct ib_uverbs_ex_modify_wq *cmd,
 
 static int uverbs_ex_modify_wq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_ex_modify_wq cmd;
+	struct ovb_ex_modify_wq_req cmd;
 	struct ib_wq_attr attr = {};
 	struct ib_wq *wq;
 	int ret;
@@ -221,17 +221,17 @@ const struct uverbs_obj_idr_type uverbs_wq_type = {
 };
 
 const struct uverbs_write_cmd uverbs_wq_cmds[] = {
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_WQ, uverbs_ex_create_wq,
-			offsetofend(struct ib_uverbs_ex_create_wq, max_sge),
-			offsetofend(struct ib_uverbs_ex_create_wq_resp, wqn),
+	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_WQ, uverbs_ex_create_wq,
+			offsetofend(struct ovb_ex_create_wq_req, max_sge),
+			offsetofend(struct ovb_ex_create_wq_resp, wqn),
 			UVERBS_NEEDS(create_wq), UVERBS_NEEDS(destroy_wq)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_DESTROY_WQ, uverbs_ex_destroy_wq,
-			offsetofend(struct ib_uverbs_ex_destroy_wq, wq_handle),
-			offsetofend(struct ib_uverbs_ex_destroy_wq_resp,
+	UVERBS_WRITE_EX(OVB_EX_CMD_DESTROY_WQ, uverbs_ex_destroy_wq,
+			offsetofend(struct ovb_ex_destroy_wq_req, wq_handle),
+			offsetofend(struct ovb_ex_destroy_wq_resp,
 				    reserved),
 			UVERBS_NEEDS(destroy_wq)),
-	UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_WQ, uverbs_ex_modify_wq,
-			offsetofend(struct ib_uverbs_ex_modify_wq,
+	UVERBS_WRITE_EX(OVB_EX_CMD_MODIFY_WQ, uverbs_ex_modify_wq,
+			offsetofend(struct ovb_ex_modify_wq_req,
 				    curr_wq_state), 0,
 			UVERBS_NEEDS(modify_wq), UVERBS_NEEDS(destroy_wq)),
 	{ }

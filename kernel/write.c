@@ -17,8 +17,8 @@
 #include "uverbs.h"
 
 /* Whether the sizes in the headers fit the write() and the command. */
-static int uverbs_check_hdr(struct ib_uverbs_cmd_hdr *hdr,
-			    const struct ib_uverbs_ex_cmd_hdr *ex_hdr,
+static int uverbs_check_hdr(struct ovb_cmd_hdr *hdr,
+			    const struct ovb_ex_cmd_hdr *ex_hdr,
 			    size_t count,
 			    const struct uverbs_api_write_method *method)
 {
@@ -51,7 +51,7 @@ static int uverbs_check_hdr(struct ib_uverbs_cmd_hdr *hdr,
 		 * rdma-core 18 and 19 sent DESTROY_CQ as 16 bytes instead of
 		 * 24; the in-tree module accepts that, and so do we.
 		 */
-		if (hdr->command == IB_USER_VERBS_CMD_DESTROY_CQ && count == 16) {
+		if (hdr->command == OVB_CMD_DESTROY_CQ && count == 16) {
 			hdr->in_words = 6;
 			return 0;
 		}
@@ -65,7 +65,7 @@ static int uverbs_check_hdr(struct ib_uverbs_cmd_hdr *hdr,
 /* Legacy commands: in/out lengths in 4-byte words, the header included. */
 static int uverbs_split_legacy(struct uverbs_attr_bundle *bundle,
 			       const struct uverbs_api_write_method *method,
-			       const struct ib_uverbs_cmd_hdr *hdr,
+			       const struct ovb_cmd_hdr *hdr,
 			       const char __user *buf)
 {
 	size_t in_len = hdr->in_words * 4 - sizeof(*hdr);
@@ -98,8 +98,8 @@ static int uverbs_split_legacy(struct uverbs_attr_bundle *bundle,
 
 /* Extended commands: core and driver lengths in 8-byte words, apart. */
 static void uverbs_split_ex(struct uverbs_attr_bundle *bundle,
-			    const struct ib_uverbs_cmd_hdr *hdr,
-			    const struct ib_uverbs_ex_cmd_hdr *ex_hdr,
+			    const struct ovb_cmd_hdr *hdr,
+			    const struct ovb_ex_cmd_hdr *ex_hdr,
 			    const char __user *buf)
 {
 	void __user *resp = u64_to_user_ptr(ex_hdr->response);
@@ -117,8 +117,8 @@ ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
 {
 	struct ib_uverbs_file *ufile = filp->private_data;
 	const struct uverbs_api_write_method *method;
-	struct ib_uverbs_ex_cmd_hdr ex_hdr = {};
-	struct ib_uverbs_cmd_hdr hdr;
+	struct ovb_ex_cmd_hdr ex_hdr = {};
+	struct ovb_cmd_hdr hdr;
 	struct uverbs_attr_bundle bundle;
 	int srcu_key;
 	int ret;

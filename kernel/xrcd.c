@@ -90,7 +90,7 @@ static void xrcd_tree_remove(struct ib_uverbs_device *udev,
  * O_EXCL when one exists.
  */
 static int xrcd_lookup(struct ib_uverbs_device *udev,
-		       const struct ib_uverbs_open_xrcd *cmd, struct fd *f,
+		       const struct ovb_open_xrcd_req *cmd, struct fd *f,
 		       struct inode **inode, struct ib_xrcd **xrcd)
 {
 	struct xrcd_inode_entry *e;
@@ -117,8 +117,8 @@ static int xrcd_lookup(struct ib_uverbs_device *udev,
 static int uverbs_open_xrcd(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_device *udev = attrs->ufile->device;
-	struct ib_uverbs_open_xrcd_resp resp = {};
-	struct ib_uverbs_open_xrcd cmd;
+	struct ovb_open_xrcd_resp resp = {};
+	struct ovb_open_xrcd_req cmd;
 	struct ib_uxrcd_object *uxrcd;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
@@ -183,7 +183,7 @@ out_unlock:
 
 static int uverbs_close_xrcd(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_close_xrcd cmd;
+	struct ovb_close_xrcd_req cmd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -246,12 +246,12 @@ const struct uverbs_obj_idr_type uverbs_xrcd_type = {
  * every command under it (OPEN_QP too) needs alloc_xrcd and dealloc_xrcd.
  */
 const struct uverbs_write_cmd uverbs_xrcd_cmds[] = {
-	UVERBS_WRITE(IB_USER_VERBS_CMD_OPEN_XRCD, uverbs_open_xrcd,
-		     struct ib_uverbs_open_xrcd,
-		     struct ib_uverbs_open_xrcd_resp, 1,
+	UVERBS_WRITE(OVB_CMD_OPEN_XRCD, uverbs_open_xrcd,
+		     struct ovb_open_xrcd_req,
+		     struct ovb_open_xrcd_resp, 1,
 		     UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
-	UVERBS_WRITE(IB_USER_VERBS_CMD_CLOSE_XRCD, uverbs_close_xrcd,
-		     struct ib_uverbs_close_xrcd, struct uverbs_no_resp, 0,
+	UVERBS_WRITE(OVB_CMD_CLOSE_XRCD, uverbs_close_xrcd,
+		     struct ovb_close_xrcd_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
 	{ }
 };

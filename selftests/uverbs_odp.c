@@ -393,4 +393,24 @@ TEST_F(odp, release_with_pages_mapped)
 	EXPECT_EQ(inval, state(self->fd).invalidations);
 }
 
-TEST_HARNESS_MAIN
+/*
+ * The fixtures load the module in the test children; the harness ends the
+ * parent with exit(), so unload it from an atexit handler (in the parent
+ * only) unless it was there before, so that ib_uverbs can be unloaded later.
+ */
+static pid_t harness_pid;
+
+static void unload_module(void)
+{
+	if (getpid() == harness_pid &&
+	    syscall(SYS_delete_module, "odp_umem_test", O_NONBLOCK))
+		ksft_print_msg("could not unload odp_umem_test: %s\n", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	harness_pid = getpid();
+	if (access("/sys/module/odp_umem_test", F_OK))
+		atexit(unload_module);
+	return test_harness_run(argc, argv);
+}

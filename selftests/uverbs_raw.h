@@ -183,6 +183,16 @@ static inline const char *raw_ibdev_name(void)
 }
 
 /*
+ * Whether the loaded ib_uverbs is the distro's (in-tree) one: ours has a
+ * MODULE_VERSION, the distro's has none.  Only for the few tests of
+ * upstream bugs our module fixes, which would splat the in-tree stack.
+ */
+static inline int raw_stack_is_intree(void)
+{
+	return access("/sys/module/ib_uverbs/version", F_OK) != 0;
+}
+
+/*
  * How many objects of @type ("cq", "srq", ...) ib_core's resource tracker
  * lists (rdma res show), or -1 when the tool cannot tell.  Leak checks.
  */

@@ -96,7 +96,15 @@ public:
 		return ring_empty(ref(buf_->producer_index).load(std::memory_order_acquire),
 				  consumer());
 	}
+	uint32_t producer_acquire() const
+	{
+		return ref(buf_->producer_index).load(std::memory_order_acquire);
+	}
 	void *consumer_slot() const { return slot(consumer()); }
+	void publish_consumer(uint32_t cons)
+	{
+		ref(buf_->consumer_index).store(cons & mask(), std::memory_order_release);
+	}
 	void advance_consumer()
 	{
 		ref(buf_->consumer_index).store(ring_next(consumer(), mask()),

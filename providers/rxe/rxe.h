@@ -5,13 +5,15 @@
 // uapi/openverbs/rxe-abi.h; Documentation/userspace.md walks through it.
 #pragma once
 
-#include <mutex>
+#include <cerrno>
+#include <unistd.h>
 
 #include <openverbs/provider.h>
 #include <openverbs/rxe-abi.h>
 #include <openverbs/uverbs-abi.h>
 
 #include "queue.h"
+#include "spinlock.h"
 
 namespace rxe {
 
@@ -24,7 +26,7 @@ struct Context {
 
 struct Cq {
 	ibv_cq_ex ex;			// begins with the fields of ibv_cq
-	std::mutex lock;
+	SpinLock lock;
 	Ring ring;
 	const ovb_wc *cur = nullptr;	// entry being read by ibv_wc_read_*
 	ibv_cq *ibv() { return ibv_cq_ex_to_cq(&ex); }
@@ -32,8 +34,8 @@ struct Cq {
 
 struct Qp {
 	ibv_qp_ex ex;			// ex.qp_base is the ibv_qp
-	std::mutex sq_lock;
-	std::mutex rq_lock;
+	SpinLock sq_lock;
+	SpinLock rq_lock;
 	Ring sq;
 	Ring rq;			// unmapped with an SRQ
 	uint32_t ssn = 0;		// send sequence number of the next WQE
@@ -52,7 +54,7 @@ struct Qp {
 
 struct Srq {
 	ibv_srq ibv;
-	std::mutex lock;
+	SpinLock lock;
 	Ring ring;
 	ovb_rxe_mmap_info mi{};		// the kernel rewrites it on resize
 	uint32_t max_sge = 0;
@@ -90,10 +92,18 @@ void install_wr_ops(Qp *qp, uint64_t send_ops);
 
 // rxe_send.cpp
 int post_send(ibv_qp *qp, ibv_send_wr *wr, ibv_send_wr **bad);
-int ring_doorbell(Qp *qp);
+inline int ring_doorbell(Qp *qp)
+{
+	ssize_t n = write(qp->ex.qp_base.context->cmd_fd, &qp->doorbell,
+			  sizeof(qp->doorbell));
+	return n == static_cast<ssize_t>(sizeof(qp->doorbell)) ? 0 : errno;
+}
 // Builds one send WQE (validation included); 0 or an errno.
 int build_send_wqe(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe,
 		   size_t wqe_room);
+// Lowers max_send_sge and max_inline to what a send-ring element of
+// wqe_room bytes holds, so post_send checks one limit per WR.
+void clamp_send_limits(Qp &qp, size_t wqe_room);
 
 // rxe_srq.cpp
 ibv_srq *create_srq(ibv_pd *pd, ibv_srq_init_attr *attr);
@@ -102,7 +112,7 @@ int query_srq(ibv_srq *srq, ibv_srq_attr *attr);
 int destroy_srq(ibv_srq *srq);
 int post_srq_recv(ibv_srq *srq, ibv_recv_wr *wr, ibv_recv_wr **bad);
 // Shared by RQ and SRQ: writes the receive WQEs of wr under lock.
-int post_recv_ring(Ring &ring, std::mutex &lock, uint32_t max_sge,
+int post_recv_ring(Ring &ring, SpinLock &lock, uint32_t max_sge,
 		   ibv_recv_wr *wr, ibv_recv_wr **bad);
 
 // rxe_ah.cpp

@@ -144,15 +144,25 @@ ibv_cq_ex *create_cq_ex(ibv_context *ctx, ibv_cq_init_attr_ex *attr)
 	return &ex;
 }
 
+// Copies up to ne completions; the kernel's producer index is read once
+// and our consumer index published once.
 int poll_cq(ibv_cq *ibcq, int ne, ibv_wc *wc)
 {
 	Cq *cq = to_cq(ibcq);
-	std::lock_guard<std::mutex> guard(cq->lock);
-	int n = 0;
-	while (n < ne && !cq->ring.empty()) {
-		std::memcpy(&wc[n++], cq->ring.consumer_slot(), sizeof(ibv_wc));
-		cq->ring.advance_consumer();
+	Ring &ring = cq->ring;
+	cq->lock.lock();
+	const uint32_t mask = ring.mask();
+	uint32_t cons = ring.consumer();
+	int n = static_cast<int>(ring_count(ring.producer_acquire(), cons, mask));
+	if (n > ne)
+		n = ne < 0 ? 0 : ne;
+	for (int i = 0; i < n; i++) {
+		std::memcpy(&wc[i], ring.slot(cons), sizeof(ibv_wc));
+		cons = ring_next(cons, mask);
 	}
+	if (n)
+		ring.publish_consumer(cons);
+	cq->lock.unlock();
 	return n;
 }
 
@@ -164,7 +174,7 @@ int req_notify_cq(ibv_cq *cq, int solicited_only)
 int resize_cq(ibv_cq *ibcq, int cqe)
 {
 	Cq *cq = to_cq(ibcq);
-	std::lock_guard<std::mutex> guard(cq->lock);
+	std::lock_guard<SpinLock> guard(cq->lock);
 	ovb_rxe_resize_cq_resp resp{};
 	ovb_udata ud{nullptr, 0, &resp, sizeof(resp)};
 	int rc = core->resize_cq(ibcq, cqe, &ud);

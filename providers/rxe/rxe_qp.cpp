@@ -58,6 +58,7 @@ ibv_qp *create_qp(ibv_pd *pd, ibv_qp_init_attr *attr)
 	qp->max_send_sge = attr->cap.max_send_sge;
 	qp->max_recv_sge = attr->cap.max_recv_sge;
 	qp->max_inline = attr->cap.max_inline_data;
+	clamp_send_limits(*qp, qp->sq.elem_size());
 	prepare_doorbell(qp);
 	return ibqp;
 }

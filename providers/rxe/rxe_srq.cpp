@@ -8,10 +8,10 @@
 
 namespace rxe {
 
-int post_recv_ring(Ring &ring, std::mutex &lock, uint32_t max_sge,
+int post_recv_ring(Ring &ring, SpinLock &lock, uint32_t max_sge,
 		   ibv_recv_wr *wr, ibv_recv_wr **bad)
 {
-	std::lock_guard<std::mutex> guard(lock);
+	std::lock_guard<SpinLock> guard(lock);
 	for (; wr; wr = wr->next) {
 		if (wr->num_sge < 0 || static_cast<uint32_t>(wr->num_sge) > max_sge) {
 			*bad = wr;
@@ -72,7 +72,7 @@ ibv_srq *create_srq(ibv_pd *pd, ibv_srq_init_attr *attr)
 int modify_srq(ibv_srq *ibsrq, ibv_srq_attr *attr, int mask)
 {
 	Srq *srq = to_srq(ibsrq);
-	std::lock_guard<std::mutex> guard(srq->lock);
+	std::lock_guard<SpinLock> guard(srq->lock);
 	// With a new size the kernel writes the new ring's mmap info here.
 	ovb_rxe_modify_srq_req req{};
 	ovb_rxe_mmap_info mi{};

@@ -12,12 +12,13 @@
 
 namespace ovb {
 
-std::vector<std::string> read_config_dir(const char *dir)
+std::vector<std::string> read_config_dir(const char *dir, bool warn_missing)
 {
 	std::vector<std::string> names;
 	DIR *dp = opendir(dir);
 	if (!dp) {
-		log::warning("couldn't open config directory '%s'.\n", dir);
+		if (warn_missing)
+			log::warning("couldn't open config directory '%s'.\n", dir);
 		return names;
 	}
 	while (dirent *e = readdir(dp)) {

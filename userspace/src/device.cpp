@@ -107,10 +107,10 @@ void identify_once()
 			return;
 		Dl_info info{};
 		dladdr(reinterpret_cast<void *>(&identify_once), &info);
-		std::fprintf(stderr, "openverbs libibverbs %s (%s), providers from %s\n",
+		std::fprintf(stderr, "openverbs libibverbs %s (%s), providers from %s, config %s\n",
 			     OPENVERBS_LIB_VERSION,
 			     info.dli_fname ? info.dli_fname : "?",
-			     provider_dir().c_str());
+			     provider_dir().c_str(), config_dir().c_str());
 	});
 }
 

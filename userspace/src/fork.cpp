@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "fork.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -19,8 +20,11 @@ namespace ovb::fork {
 namespace {
 
 std::mutex g_lock;
-bool g_enabled = false;
-bool g_too_late = false;
+// Read without the lock on every MR registration (as rdma-core does):
+// until ibv_fork_init() there is nothing to do but to remember that it
+// now comes too late.
+std::atomic<bool> g_enabled{false};
+std::atomic<bool> g_too_late{false};
 size_t g_page = 0;
 std::map<uintptr_t, unsigned> g_pages;	// page -> MRs covering it
 
@@ -51,11 +55,12 @@ int update(void *addr, size_t len, bool add)
 
 int range(void *addr, size_t len, bool add)
 {
-	std::lock_guard<std::mutex> guard(g_lock);
-	if (!g_enabled) {
-		g_too_late = true;
+	if (!g_enabled.load(std::memory_order_acquire)) {
+		if (!g_too_late.load(std::memory_order_relaxed))
+			g_too_late.store(true, std::memory_order_relaxed);
 		return 0;
 	}
+	std::lock_guard<std::mutex> guard(g_lock);
 	return update(addr, len, add);
 }
 

@@ -18,7 +18,8 @@ namespace ovb {
 
 namespace {
 
-constexpr const char kConfigDir[] = "/etc/libibverbs.d";
+// rdma-core's configuration, read after our own (config_dir()).
+constexpr const char kRdmaCoreConfigDir[] = "/etc/libibverbs.d";
 constexpr const char kSuffix[] = "-openverbs.so";
 
 std::vector<const ovb_provider *> g_providers;
@@ -82,20 +83,33 @@ std::string read_modalias(const KernelDevice &d)
 
 } // namespace
 
+std::string library_dir()
+{
+	Dl_info info{};
+	if (dladdr(reinterpret_cast<void *>(&library_dir), &info) &&
+	    info.dli_fname) {
+		std::string lib = info.dli_fname;
+		auto slash = lib.rfind('/');
+		if (slash != std::string::npos)
+			return lib.substr(0, slash);
+	}
+	return ".";
+}
+
 std::string provider_dir()
 {
 	if (not_setuid())
 		if (const char *env = getenv("OPENVERBS_PROVIDER_DIR"))
 			return env;
-	Dl_info info{};
-	if (dladdr(reinterpret_cast<void *>(&provider_dir), &info) &&
-	    info.dli_fname) {
-		std::string lib = info.dli_fname;
-		auto slash = lib.rfind('/');
-		if (slash != std::string::npos)
-			return lib.substr(0, slash) + "/openverbs";
-	}
-	return "openverbs";
+	return library_dir() + "/providers";
+}
+
+std::string config_dir()
+{
+	if (not_setuid())
+		if (const char *env = getenv("OPENVERBS_CONFIG_DIR"))
+			return env;
+	return library_dir() + "/" OVB_CONFIG_RELDIR;
 }
 
 std::string provider_path(const std::string &name)
@@ -119,7 +133,14 @@ void load_providers()
 		if (env)
 			names = split_driver_list(env);
 	}
-	for (auto &n : read_config_dir(kConfigDir))
+	// rdma-core's directory may be absent when ours is installed: then
+	// its "couldn't open" warning would be noise.
+	std::string ours = config_dir();
+	struct stat st;
+	bool have_ours = !stat(ours.c_str(), &st) && S_ISDIR(st.st_mode);
+	for (auto &n : read_config_dir(ours.c_str(), false))
+		names.push_back(n);
+	for (auto &n : read_config_dir(kRdmaCoreConfigDir, !have_ours))
 		names.push_back(n);
 	for (auto &n : names)
 		load_one(n);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Finding, loading and matching providers.  Names come from rdma-core's
-// configuration (/etc/libibverbs.d/*.driver: "driver <name>") and
-// RDMAV_DRIVERS / IBV_DRIVERS, so installed systems select ours without new
-// configuration; the shared objects are ours (see <openverbs/provider.h>).
+// Finding, loading and matching providers.  Names come from RDMAV_DRIVERS /
+// IBV_DRIVERS, our own config directory (config_dir(), same format) and
+// rdma-core's (/etc/libibverbs.d/*.driver: "driver <name>"), so installed
+// systems select ours without new configuration; the shared objects are
+// ours (see <openverbs/provider.h>).
 #pragma once
 
 #include <string>
@@ -15,15 +16,26 @@
 
 namespace ovb {
 
-// Where lib<name>-openverbs.so files live.
+// The directory libibverbs.so.1 was loaded from.
+std::string library_dir();
+
+// Where lib<name>-openverbs.so files live: $OPENVERBS_PROVIDER_DIR, else
+// providers/ next to the library.
 std::string provider_dir();
+
+// Our config directory: $OPENVERBS_CONFIG_DIR, else OVB_CONFIG_RELDIR (the
+// install's <sysconfdir>/openverbs/libibverbs.d, relative to the library's
+// directory so that an install prefix can move).  Environment variables are
+// ignored in setuid programs.
+std::string config_dir();
 
 // The provider file name for a configured driver name.
 std::string provider_path(const std::string &name);
 
 // Names listed in the config directory, in directory order (warnings as
-// libibverbs prints them).  Exposed for tests.
-std::vector<std::string> read_config_dir(const char *dir);
+// libibverbs prints them; a missing directory only when warn_missing).
+// Exposed for tests.
+std::vector<std::string> read_config_dir(const char *dir, bool warn_missing = true);
 
 // Splits an RDMAV_DRIVERS value at ':' and ';'.
 std::vector<std::string> split_driver_list(const char *env);

@@ -43,8 +43,8 @@ void show_library()
 	if (realpath(lib.c_str(), real))
 		lib = real;
 	std::printf("libibverbs:   %s", lib.c_str());
-	// Ours keeps its providers in openverbs/ beside itself.
-	std::string dir = lib.substr(0, lib.rfind('/')) + "/openverbs";
+	// Ours keeps its providers in providers/ beside itself.
+	std::string dir = lib.substr(0, lib.rfind('/')) + "/providers";
 	bool ours = access(dir.c_str(), F_OK) == 0;
 	std::printf(" (%s)\n", ours ? "openverbs" : "rdma-core");
 	if (!ours)

@@ -7,10 +7,11 @@
  *
  * How a provider plugs in
  *   1. It is a shared object named lib<name>-openverbs.so in the library's
- *      provider directory (<dir of libibverbs.so.1>/openverbs, or
- *      $OPENVERBS_PROVIDER_DIR).  <name> is what /etc/libibverbs.d/ *.driver
- *      ("driver <name>") or RDMAV_DRIVERS list, so rdma-core's configuration
- *      selects ours: "driver rxe" loads librxe-openverbs.so.
+ *      provider directory (<dir of libibverbs.so.1>/providers, or
+ *      $OPENVERBS_PROVIDER_DIR).  <name> is what a config file ("driver
+ *      <name>" in <sysconfdir>/openverbs/libibverbs.d/ or rdma-core's
+ *      /etc/libibverbs.d/) or RDMAV_DRIVERS lists, so rdma-core's
+ *      configuration selects ours too: "driver rxe" loads librxe-openverbs.so.
  *   2. It exports one C function, OVB_PROVIDER_ENTRY, which receives the
  *      library's services (struct ovb_core) and returns its description
  *      (struct ovb_provider).  No other symbol is looked up, and the

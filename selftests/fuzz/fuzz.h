@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * uverbs_fuzz: a seeded generator of write() commands for
+ * /dev/infiniband/uverbsN.  Shared types of its files:
+ *   main.c    options, the run loop, the end-of-run leak checks
+ *   cmds.c    the command table: one builder per command
+ *   mutate.c  what is done to a well-formed command to break it
+ *   pool.c    the objects each file holds, handles picked for requests
+ *   arena.c   the memory requests, responses and MRs point into
+ *   quirks.c  upstream bugs the fuzzer steers around on the in-tree stack
+ */
+#ifndef FUZZ_H
+#define FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <rdma/ib_user_verbs.h>
+
+#include "prng.h"
+
+/* The objects a uverbs file can hold, as the fuzzer tracks them. */
+enum fz_obj {
+	FZ_PD, FZ_MR, FZ_MW, FZ_AH, FZ_CQ, FZ_QP, FZ_SRQ, FZ_XRCD, FZ_WQ,
+	FZ_IND_TBL, FZ_FLOW, FZ_CHANNEL, FZ_NOBJ
+};
+
+#define FZ_NFILES	2	/* uverbs files open at once */
+#define FZ_POOL_MAX	24	/* live objects of one type in one file */
+#define FZ_STALE_MAX	16	/* handles remembered after their destroy */
+#define FZ_REQ_MAX	2048	/* request bytes (core + driver) */
+#define FZ_RESP_MAX	1024	/* response room the fuzzer offers */
+
+struct fz_pool {
+	uint32_t live[FZ_POOL_MAX];
+	int nlive;
+	uint32_t stale[FZ_STALE_MAX];
+	int nstale;
+};
+
+struct fz_file {
+	int fd;
+	int async_fd;
+	int has_ctx;
+	struct fz_pool pool[FZ_NOBJ];
+};
+
+/* Memory the kernel may read and write without touching fuzzer state. */
+struct fz_arena {
+	char *base;
+	size_t size;
+	char *mr;		/* what MRs register (writable, FZ_MR_SPAN) */
+	char *resp;		/* response room */
+	char *req;		/* requests, the end adjoining @guard */
+	char *guard;		/* PROT_NONE page */
+	char *ro;		/* read-only page */
+};
+
+/* One command as built, before it is laid out for write(). */
+struct fz_msg {
+	const struct fz_cmd *cmd;
+	uint32_t command;	/* header command word, flags included */
+	int ex;			/* extended header */
+	size_t req_len;		/* core request bytes */
+	size_t drv_in_len;	/* driver request bytes after them */
+	size_t resp_len;	/* core response room */
+	size_t drv_out_len;	/* driver response room */
+	uint64_t response;	/* response address */
+	int has_resp_ptr;	/* legacy: request starts with the address */
+	uint8_t req[FZ_REQ_MAX];
+	/* mutations that break the header rather than the request */
+	int32_t in_words_delta, out_words_delta;
+	int32_t count_delta;	/* bytes written vs. bytes described */
+	uint32_t ex_reserved;	/* ex header's cmd_hdr_reserved */
+	int bad_buf;		/* write() from an unreadable address */
+	int req_near_guard;	/* the request ends at the guard page */
+	int resp_near_guard;	/* response room ends at the guard page */
+};
+
+struct fz;
+typedef void (*fz_build_fn)(struct fz *fz, struct fz_file *f,
+			    struct fz_msg *m);
+
+struct fz_cmd {
+	const char *name;
+	uint32_t cmd;		/* without the extended flag */
+	int ex;
+	size_t req_size;	/* core request struct */
+	size_t resp_size;	/* core response struct (0: none) */
+	size_t drv_out;		/* driver response room to offer */
+	enum fz_obj creates;	/* FZ_NOBJ: none */
+	size_t resp_handle_off;	/* where the new handle is in the response */
+	enum fz_obj destroys;	/* FZ_NOBJ: none */
+	size_t req_handle_off;	/* where the destroyed handle is */
+	unsigned int weight;
+	fz_build_fn build;
+};
+
+extern const struct fz_cmd fz_cmds[];
+extern const size_t fz_ncmds;
+
+struct fz_stats {
+	uint64_t commands, ok, mutated, file_cycles, other_ops;
+	uint64_t errnos[160];
+	uint64_t per_cmd_ok[64];
+};
+
+struct fz {
+	struct prng rng;
+	struct fz_file files[FZ_NFILES];
+	struct fz_arena arena;
+	struct fz_stats st;
+	uint8_t gid[16];	/* GID 0 of port 1: a resolvable AH target */
+	uint64_t digest;	/* FNV-1a of every (command, result) */
+	int trace;
+	int dump;		/* print this command's bytes */
+	uint64_t dump_at;	/* --dump N: N + 1, 0 for none */
+	int intree;		/* the distro's ib_uverbs: steer (quirks.c) */
+};
+
+/* pool.c */
+void pool_add(struct fz_pool *p, uint32_t h);
+void pool_remove(struct fz_pool *p, uint32_t h);
+int pool_pick(struct fz *fz, struct fz_file *f, enum fz_obj t, uint32_t *h);
+uint32_t fz_handle(struct fz *fz, struct fz_file *f, enum fz_obj t);
+int fz_channel_fd(struct fz *fz, struct fz_file *f);
+
+/* arena.c */
+int arena_init(struct fz_arena *a);
+uint64_t arena_bad_ptr(struct fz *fz);
+uint64_t arena_mr_addr(struct fz *fz, uint64_t *len);
+#define ARENA_RESP_SPAN	(2 * 4096ul)
+#define ARENA_REQ_SPAN	(2 * 4096ul)
+
+/* mutate.c */
+void fz_mutate(struct fz *fz, struct fz_msg *m);
+
+/* quirks.c */
+int fz_stack_is_intree(void);
+void fz_steer_intree(struct fz_msg *m);
+
+/* cmds.c helpers the mutations share */
+uint32_t fz_random_word(struct fz *fz);
+
+#endif /* FUZZ_H */

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Unmodified rdma-core 44 programs (Debian's libibverbs, librdmacm,
+# perftest) on whichever ib_uverbs qemu/run loaded, over rxe0.  Then the
+# stack itself: every RDMA driver module of the distro loads against the
+# running ib_uverbs, nothing stays allocated once the programs are gone,
+# `rmmod rdma_rxe ib_uverbs` works, and the other ib_uverbs (in-tree when
+# ours runs, ours when the in-tree one runs) prints the same `ibv_devinfo
+# -v`.  The stack is put back as it was before the script exits.  TAP 13.
+#
+#   qemu/run --uverbs=ours --hca=rxe -- build/selftests/rdma_core_programs
+set -u
+dev=${OVB_DEV:-rxe0}
+addr=10.0.2.15
+log=$(mktemp -d)
+n=0 failed=0
+
+result() { # status name [detail file]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+		[ -n "${3:-}" ] && sed 's/^/# /' "$3"
+	fi
+}
+
+skip() { # name reason
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP $2"
+}
+
+# Per-device object counts as ib_core keeps them (pd, cq, qp, mr, ctx...):
+# the same line before and after the programs means nothing leaked.
+resources() {
+	rdma resource show | grep "^[0-9]*: $dev:"
+}
+
+# pair NAME EXPECT SERVER-CMD... -- CLIENT-CMD...: run a server and a
+# client against it; EXPECT is "pass" or "fail" (both sides must agree).
+pair() {
+	local name=$1 expect=$2
+	shift 2
+	local server=() client=()
+	while [ "$1" != -- ]; do server+=("$1"); shift; done
+	shift
+	client=("$@")
+	timeout 90 "${server[@]}" >"$log/$name.server" 2>&1 &
+	local spid=$!
+	sleep "${LISTEN_WAIT:-2}"
+	timeout 60 "${client[@]}" >"$log/$name.client" 2>&1
+	local crc=$?
+	wait $spid
+	local src=$?
+	{ echo "server: ${server[*]} -> $src"; cat "$log/$name.server"
+	  echo "client: ${client[*]} -> $crc"; cat "$log/$name.client"; } >"$log/$name.both"
+	local ok=1
+	case $expect in
+	pass) [ $crc = 0 ] && [ $src = 0 ] && ok=0 ;;
+	fail) [ $crc != 0 ] && [ $src != 0 ] && [ $crc != 124 ] && [ $src != 124 ] && ok=0 ;;
+	esac
+	result $ok "$name ($expect)" "$log/$name.both"
+}
+
+echo "TAP version 13"
+
+modprobe rdma_ucm
+before=$(resources)
+echo "# resources before: $before"
+
+ibv_devices >"$log/devices" 2>&1 && grep -qw "$dev" "$log/devices"
+result $? "ibv_devices lists $dev" "$log/devices"
+
+ibv_devinfo -v -d "$dev" >"$log/devinfo" 2>&1 && grep -q PORT_ACTIVE "$log/devinfo"
+result $? "ibv_devinfo -v -d $dev" "$log/devinfo"
+
+for pp in rc uc ud srq; do
+	pair "ibv_${pp}_pingpong" pass ibv_${pp}_pingpong -d "$dev" -g 1 -n 200 -- \
+		ibv_${pp}_pingpong -d "$dev" -g 1 -n 200 $addr
+done
+# 6.1's rxe has no XRC: opening the XRC domain fails with EOPNOTSUPP (95)
+# on either stack.
+pair ibv_xsrq_pingpong fail ibv_xsrq_pingpong -d "$dev" -g 1 -n 50 -- \
+	ibv_xsrq_pingpong -d "$dev" -g 1 -n 50 $addr
+grep -q "Couldn't Open the XRC Domain 95" "$log/ibv_xsrq_pingpong.server"
+result $? "ibv_xsrq_pingpong: no XRC domain on rxe (EOPNOTSUPP)" "$log/ibv_xsrq_pingpong.both"
+
+for t in send write read atomic; do
+	pair "ib_${t}_bw" pass ib_${t}_bw -d "$dev" -x 1 -n 500 -F -- \
+		ib_${t}_bw -d "$dev" -x 1 -n 500 -F $addr
+done
+for t in send write read; do
+	pair "ib_${t}_lat" pass ib_${t}_lat -d "$dev" -x 1 -n 500 -F -- \
+		ib_${t}_lat -d "$dev" -x 1 -n 500 -F $addr
+done
+
+pair rping pass rping -s -a $addr -C 20 -- rping -c -a $addr -C 20 -v
+pair ucmatose pass ucmatose -c 2 -C 20 -- ucmatose -s $addr -c 2 -C 20
+
+# Give the rxe tasklets a moment to drop their last references.
+for i in 1 2 3 4 5; do
+	after=$(resources)
+	[ "$after" = "$before" ] && break
+	sleep 1
+done
+echo "# resources after: $after"
+[ "$after" = "$before" ]
+result $? "no object left behind on $dev (rdma resource show)"
+
+# Every RDMA HCA driver module of the distro loads against this ib_uverbs
+# (no hardware needed), unless it imports a symbol this ib_uverbs does
+# not export yet: that is reported as a skip naming the symbols.
+kver=$(uname -r)
+mods=/lib/modules/$kver/kernel/drivers/infiniband
+upstream_exports() {
+	nm --defined-only "$mods/core/ib_uverbs.ko" |
+		awk '$3 ~ /^__ksymtab_/ { sub("__ksymtab_", "", $3); print $3 }' | sort -u
+}
+running_exports() {
+	awk '$4 == "[ib_uverbs]" && $3 ~ /^__ksymtab_/ { sub("__ksymtab_", "", $3); print $3 }' \
+		/proc/kallsyms | sort -u
+}
+for ko in "$mods"/hw/*/*.ko; do
+	mod=$(basename "$ko" .ko)
+	missing=$(comm -12 <(nm -u "$ko" | awk '{ print $2 }' | sort -u) <(upstream_exports) |
+		comm -23 - <(running_exports))
+	if [ -n "$missing" ]; then
+		skip "modprobe $mod" "imports $(echo $missing | wc -w) symbol(s) this ib_uverbs does not export yet: $(echo $missing)"
+		continue
+	fi
+	dmesg -C
+	modprobe "$mod" >"$log/$mod" 2>&1 && grep -q "^$mod " /proc/modules
+	st=$?
+	dmesg >>"$log/$mod"
+	grep -qE "disagrees about version|Unknown symbol" "$log/$mod" && st=1
+	result $st "modprobe $mod" "$log/$mod"
+	modprobe -r "$mod" >/dev/null 2>&1
+done
+
+# Unload the whole stack, bring up the other ib_uverbs, compare what
+# rdma-core prints, and go back.  A few tries: IPv6 autoconfiguration may
+# still be adding GIDs right after the device appears.
+nic=$(rdma link show "$dev/1" | awk '{ for (i = 1; i < NF; i++) if ($i == "netdev") print $(i + 1) }')
+stack_down() {
+	rdma link delete "$dev" && modprobe -r rdma_ucm && rmmod rdma_rxe && rmmod ib_uverbs &&
+		! grep -q "^ib_uverbs " /proc/modules
+}
+stack_up() { # how to load ib_uverbs...
+	"$@" && modprobe rdma_rxe && rdma link add "$dev" type rxe netdev "$nic" && modprobe rdma_ucm
+}
+devinfo_settled() { # output file
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		ibv_devinfo -v -d "$dev" >"$1" 2>&1
+		grep -q "GID\[  1\]" "$1" && break
+		sleep 1
+	done
+}
+# kernel/load refuses to stack ours on the in-tree module, in one line.
+refusal() {
+	"$OVB_TOP/kernel/load" "$OVB_MODULE" >"$log/refusal" 2>&1
+	local st=$?
+	[ $st = 1 ] && [ "$(wc -l <"$log/refusal")" = 1 ] &&
+		grep -q "the in-tree ib_uverbs is loaded; unload it first: modprobe -r .*ib_uverbs" "$log/refusal"
+	result $? "kernel/load refuses while the in-tree ib_uverbs is loaded" "$log/refusal"
+}
+if [ -n "${OVB_MODULE:-}" ] && [ "${OVB_UVERBS:-}" = ours ]; then
+	this=(insmod "$OVB_MODULE") other=(modprobe ib_uverbs) other_name=in-tree
+elif [ -n "${OVB_MODULE:-}" ] && [ -f "$OVB_MODULE" ]; then
+	this=(modprobe ib_uverbs) other=(insmod "$OVB_MODULE") other_name=openverbs
+else
+	this=() other=()
+fi
+if [ ${#this[@]} = 0 ] || [ -z "$nic" ]; then
+	skip "rmmod rdma_rxe ib_uverbs" "not started by qemu/run (OVB_MODULE/OVB_UVERBS unset) or no netdev"
+	skip "ibv_devinfo -v identical on the other ib_uverbs" "as above"
+	skip "stack restored" "as above"
+	skip "kernel/load refuses while the in-tree ib_uverbs is loaded" "as above"
+else
+	devinfo_settled "$log/devinfo.this"
+	[ "$other_name" = openverbs ] && refusal
+	stack_down >"$log/down" 2>&1
+	result $? "rmmod rdma_rxe ib_uverbs (after all programs exited)" "$log/down"
+	stack_up "${other[@]}" >"$log/other" 2>&1 && devinfo_settled "$log/devinfo.other"
+	diff -u "$log/devinfo.this" "$log/devinfo.other" >"$log/devinfo.diff" 2>&1 ||
+		cat "$log/other" >>"$log/devinfo.diff"
+	[ "$other_name" = in-tree ] && refusal
+	[ -s "$log/devinfo.diff" ]
+	result $((! $?)) "ibv_devinfo -v identical on the $other_name ib_uverbs" "$log/devinfo.diff"
+	{ stack_down && stack_up "${this[@]}" && ibv_devinfo -d "$dev" | grep -q PORT_ACTIVE; } >"$log/back" 2>&1
+	result $? "stack restored" "$log/back"
+fi
+
+rm -rf "$log"
+echo "1..$n"
+[ $failed = 0 ]

@@ -1,0 +1,882 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Faults and load on rxe0, on either stack: processes killed mid-traffic,
+ * threads sharing objects, files passed between processes, pinned-memory
+ * accounting, many objects at once, and (last) unloading the module.
+ * After each, ib_core's resource tracker, the module's reference count
+ * and VmPin must be back where they started.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <infiniband/verbs.h>
+
+#include "kselftest_harness.h"
+#include "uverbs_raw.h"
+
+static const char *const res_types[] = { "pd", "cq", "mr", "srq" };
+#define NRES (sizeof(res_types) / sizeof(res_types[0]))
+
+/* QPs: the tracker's lines start with "link" (raw_res_count counts "dev"). */
+static int qp_count(void)
+{
+	char line[512];
+	int n = 0;
+	FILE *p = popen("rdma res show qp 2>/dev/null", "r");
+
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (!strncmp(line, "link ", 5))
+			n++;
+	return pclose(p) == 0 ? n : -1;
+}
+
+/* Everything the leak checks compare: tracker counts, module refcnt. */
+struct census {
+	int res[NRES];
+	int qp;
+	int refcnt;
+};
+
+static int module_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/ib_uverbs/refcnt", "r");
+	int n = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+static void take_census(struct census *c)
+{
+	size_t i;
+
+	for (i = 0; i < NRES; i++)
+		c->res[i] = raw_res_count(res_types[i]);
+	c->qp = qp_count();
+	c->refcnt = module_refcnt();
+}
+
+/* How many counts differ from @before (each one is printed). */
+static int census_diff(const struct census *before)
+{
+	struct census now;
+	int diffs = 0;
+	size_t i;
+
+	take_census(&now);
+	for (i = 0; i < NRES; i++)
+		if (now.res[i] != before->res[i] && ++diffs)
+			printf("# %s: %d before, %d now\n", res_types[i],
+			       before->res[i], now.res[i]);
+	if (now.qp != before->qp && ++diffs)
+		printf("# qp: %d before, %d now\n", before->qp, now.qp);
+	if (now.refcnt != before->refcnt && ++diffs)
+		printf("# ib_uverbs refcnt: %d before, %d now\n",
+		       before->refcnt, now.refcnt);
+	return diffs;
+}
+
+#define EXPECT_CENSUS(before) EXPECT_EQ(0, census_diff(before))
+
+static long vm_pin_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static struct ibv_context *open_rxe(void)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	int n;
+
+	list = ibv_get_device_list(&n);
+	if (list && n)
+		ctx = ibv_open_device(list[0]);
+	if (list)
+		ibv_free_device_list(list);
+	return ctx;
+}
+
+static int device_present(void)
+{
+	return access(UVERBS_DEV, F_OK) == 0;
+}
+
+/* Only for the timeouts of TEST_F_TIMEOUT; nothing to set up. */
+FIXTURE(stress) {
+	int unused;
+};
+
+FIXTURE_SETUP(stress)
+{
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+}
+
+/* ------------------------------------------------------------ kill storm */
+
+/* An RC QP of @pd on @cq, moved to RTS towards @dest_qpn over rxe0. */
+static int rc_connect(struct ibv_qp *qp, uint32_t dest_qpn,
+		      const union ibv_gid *gid)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ,
+	};
+
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dest_qpn;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.grh.dgid = *gid;
+	a.ah_attr.grh.hop_limit = 64;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+/*
+ * The victim: two connected RC QPs writing to each other in a loop; one
+ * byte on @ready after the first completion.  Never returns.
+ */
+static void traffic_child(int ready)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	const size_t len = 1 << 20;
+	struct ibv_context *ctx = open_rxe();
+	struct ibv_qp *a, *b;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = {}, *bad;
+	struct ibv_wc wc;
+	union ibv_gid gid;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	char *buf;
+	int sent = 0;
+
+	if (!ctx)
+		_exit(10);
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	buf = malloc(len);
+	if (!pd || !cq || !buf || ibv_query_gid(ctx, 1, 0, &gid))
+		_exit(11);
+	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	init.send_cq = cq;
+	init.recv_cq = cq;
+	a = ibv_create_qp(pd, &init);
+	b = ibv_create_qp(pd, &init);
+	if (!mr || !a || !b || rc_connect(a, b->qp_num, &gid) ||
+	    rc_connect(b, a->qp_num, &gid))
+		_exit(12);
+	sge.addr = (uintptr_t)buf;
+	sge.length = 64 * 1024;
+	sge.lkey = mr->lkey;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = (uintptr_t)buf + len / 2;
+	wr.wr.rdma.rkey = mr->rkey;
+	for (;;) {
+		if (ibv_post_send(a, &wr, &bad))
+			_exit(13);
+		while (ibv_poll_cq(cq, 1, &wc) == 0)
+			;
+		if (wc.status != IBV_WC_SUCCESS)
+			_exit(14);
+		if (!sent++ && write(ready, "r", 1) != 1)
+			_exit(15);
+	}
+}
+
+TEST_F_TIMEOUT(stress, kill_storm, 500)
+{
+	const int rounds = 100;
+	struct census before;
+	int r, started = 0;
+	double t0 = now();
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	take_census(&before);
+	srand(1);
+	for (r = 0; r < rounds; r++) {
+		struct pollfd pfd;
+		int pipefd[2], status;
+		char c;
+		pid_t pid;
+
+		ASSERT_EQ(0, pipe(pipefd));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			close(pipefd[0]);
+			traffic_child(pipefd[1]);
+		}
+		close(pipefd[1]);
+		pfd.fd = pipefd[0];
+		pfd.events = POLLIN;
+		/* Killed mid-traffic, or (every 4th round) mid-setup. */
+		if (r % 4 && poll(&pfd, 1, 20000) == 1 &&
+		    read(pipefd[0], &c, 1) == 1) {
+			started++;
+			usleep(rand() % 20000);
+		} else if (!(r % 4)) {
+			usleep(rand() % 30000);
+		}
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFSIGNALED(status))
+			TH_LOG("round %d: the child exited with %d before the kill",
+			       r, WEXITSTATUS(status));
+		close(pipefd[0]);
+	}
+	TH_LOG("%d rounds in %.1f s, %d killed mid-traffic", rounds,
+	       now() - t0, started);
+	EXPECT_LE(rounds / 2, started);
+	EXPECT_CENSUS(&before);
+}
+
+/* ----------------------------------------------------------- concurrency */
+
+struct shared {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	char *buf;
+	int iterations;
+	int failures;
+	pthread_mutex_t lock;
+	union ibv_gid gid;
+};
+
+static void count_failure(struct shared *s, const char *what, int i)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->failures++ < 10)
+		fprintf(stderr, "# iteration %d: %s failed: %s\n", i, what,
+			strerror(errno));
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* One thread: objects created on, used with and destroyed off shared ones. */
+static void *worker(void *arg)
+{
+	struct shared *s = arg;
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.send_cq = s->cq,
+		.recv_cq = s->cq,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
+	struct ibv_ah_attr ah_attr = {
+		.is_global = 1,
+		.port_num = 1,
+		.grh = { .dgid = s->gid, .hop_limit = 64 },
+	};
+	int i;
+
+	for (i = 0; i < s->iterations; i++) {
+		struct ibv_qp *qp = ibv_create_qp(s->pd, &init);
+		struct ibv_mr *mr = ibv_reg_mr(s->pd, s->buf + 4096 * (i % 16),
+					       4096, IBV_ACCESS_LOCAL_WRITE);
+		struct ibv_cq *cq = ibv_create_cq(s->ctx, 8, NULL, NULL, 0);
+		struct ibv_ah *ah = ibv_create_ah(s->pd, &ah_attr);
+		struct ibv_mw *mw = ibv_alloc_mw(s->pd, IBV_MW_TYPE_2);
+
+		if (!qp || !mr || !cq || !ah || !mw)
+			count_failure(s, "a create", i);
+		if (qp && ibv_modify_qp(qp, &attr, IBV_QP_STATE |
+					IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+					IBV_QP_ACCESS_FLAGS))
+			count_failure(s, "modify_qp", i);
+		if (ibv_req_notify_cq(s->cq, i & 1))
+			count_failure(s, "req_notify_cq", i);
+		if (qp && ibv_destroy_qp(qp))
+			count_failure(s, "destroy_qp", i);
+		if (mr && ibv_dereg_mr(mr))
+			count_failure(s, "dereg_mr", i);
+		if (cq && ibv_destroy_cq(cq))
+			count_failure(s, "destroy_cq", i);
+		if (ah && ibv_destroy_ah(ah))
+			count_failure(s, "destroy_ah", i);
+		if (mw && ibv_dealloc_mw(mw))
+			count_failure(s, "dealloc_mw", i);
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(stress, threads_share_pd_and_cq, 300)
+{
+	const int nthreads = 8;
+	struct shared s = { .iterations = 60 };
+	struct census before;
+	pthread_t t[8];
+	struct ibv_mr *keep;
+	int i;
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	take_census(&before);
+	pthread_mutex_init(&s.lock, NULL);
+	s.ctx = open_rxe();
+	ASSERT_NE(NULL, s.ctx);
+	ASSERT_EQ(0, ibv_query_gid(s.ctx, 1, 0, &s.gid));
+	s.pd = ibv_alloc_pd(s.ctx);
+	ASSERT_NE(NULL, s.pd);
+	s.cq = ibv_create_cq(s.ctx, 1024, NULL, NULL, 0);
+	ASSERT_NE(NULL, s.cq);
+	s.buf = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, s.buf);
+	/* Keeps the PD busy whatever the threads have at a given moment. */
+	keep = ibv_reg_mr(s.pd, s.buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	ASSERT_NE(NULL, keep);
+
+	for (i = 0; i < nthreads; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, worker, &s));
+	/* Meanwhile the shared objects cannot go, and resize works. */
+	for (i = 0; i < 20; i++) {
+		EXPECT_EQ(EBUSY, ibv_dealloc_pd(s.pd));
+		EXPECT_EQ(0, ibv_resize_cq(s.cq, 512 + 64 * (i % 8)));
+		usleep(10000);
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_join(t[i], NULL);
+	EXPECT_EQ(0, s.failures);
+	TH_LOG("%d threads x %d iterations of 5 creates and destroys",
+	       nthreads, s.iterations);
+	EXPECT_EQ(EBUSY, ibv_dealloc_pd(s.pd));
+	EXPECT_EQ(0, ibv_dereg_mr(keep));
+	EXPECT_EQ(0, ibv_destroy_cq(s.cq));
+	EXPECT_EQ(0, ibv_dealloc_pd(s.pd));
+	EXPECT_EQ(0, ibv_close_device(s.ctx));
+	munmap(s.buf, 16 * 4096);
+	EXPECT_CENSUS(&before);
+}
+
+/* Threads racing to destroy the same handles: exactly one wins each. */
+struct race {
+	int fd;
+	int handles[64];
+	int wins[64];
+};
+
+static void *destroyer(void *arg)
+{
+	struct race *r = arg;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (raw_dealloc_pd(r->fd, r->handles[i]) == 0)
+			__atomic_fetch_add(&r->wins[i], 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+TEST_F(stress, threads_race_to_destroy)
+{
+	struct ib_uverbs_get_context_resp ctx = {};
+	struct race r = {};
+	pthread_t t[8];
+	int i;
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	r.fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, raw_get_context(r.fd, &ctx));
+	for (i = 0; i < 64; i++) {
+		r.handles[i] = raw_alloc_pd(r.fd);
+		ASSERT_LE(0, r.handles[i]);
+	}
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, destroyer, &r));
+	for (i = 0; i < 8; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < 64; i++)
+		EXPECT_EQ(1, r.wins[i]);
+	close(ctx.async_fd);
+	close(r.fd);
+}
+
+/* ---------------------------------------------- fork, SCM_RIGHTS, close */
+
+static int send_fd(int sock, int fd)
+{
+	char c = 'f';
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u = {};
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char c;
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/*
+ * Child: receive a uverbs fd, hold it, let go of it on the second go.
+ * Another process (new credentials) may not issue commands on it: EACCES,
+ * as ib_safe_file_access() wants.  Answers with that result.
+ */
+static void receiver(int sock)
+{
+	int fd = recv_fd(sock), ret;
+	char c;
+
+	if (fd < 0)
+		_exit(20);
+	ret = raw_alloc_pd(fd);
+	if (write(sock, &ret, sizeof(ret)) != sizeof(ret))
+		_exit(21);
+	if (read(sock, &c, 1) != 1)
+		_exit(22);
+	close(fd);
+	if (write(sock, "c", 1) != 1)
+		_exit(23);
+	if (read(sock, &c, 1) != 1)
+		_exit(24);
+	_exit(0);
+}
+
+/*
+ * A uverbs fd passed to another process with SCM_RIGHTS: whichever
+ * process closes last destroys the objects, not the first.
+ */
+TEST_F_TIMEOUT(stress, fd_passing_and_close_ordering, 200)
+{
+	struct ib_uverbs_get_context_resp ctx = {};
+	struct census before, alive;
+	int order, status;
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	take_census(&before);
+	/* 0: the sender closes first; 1: the receiver does. */
+	for (order = 0; order < 2; order++) {
+		int sv[2], fd, pd, theirs;
+		char c;
+		pid_t pid;
+
+		ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			close(sv[0]);
+			receiver(sv[1]);
+		}
+		close(sv[1]);
+		fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, raw_get_context(fd, &ctx));
+		pd = raw_alloc_pd(fd);
+		ASSERT_LE(0, pd);
+		take_census(&alive);
+		ASSERT_EQ(0, send_fd(sv[0], fd));
+		ASSERT_EQ(sizeof(theirs), read(sv[0], &theirs, sizeof(theirs)));
+		EXPECT_EQ(-EACCES, theirs);
+		if (order == 0) {
+			/* Our copy goes; the file and its PD live on there. */
+			close(fd);
+			EXPECT_EQ(0, census_diff(&alive));
+			close(ctx.async_fd);
+			ASSERT_EQ(1, write(sv[0], "g", 1));
+			ASSERT_EQ(1, read(sv[0], &c, 1));
+			EXPECT_EQ(0, census_diff(&before));
+		} else {
+			ASSERT_EQ(1, write(sv[0], "g", 1));
+			ASSERT_EQ(1, read(sv[0], &c, 1));
+			/* Its close dropped only its reference. */
+			EXPECT_EQ(0, raw_dealloc_pd(fd, pd));
+			close(fd);
+			close(ctx.async_fd);
+		}
+		ASSERT_EQ(1, write(sv[0], "g", 1));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+		close(sv[0]);
+	}
+	EXPECT_CENSUS(&before);
+}
+
+TEST_F_TIMEOUT(stress, fork_child_keeps_out_and_the_parents_objects_stay, 120)
+{
+	struct ib_uverbs_get_context_resp ctx = {};
+	struct census before;
+	int fd, pd, status;
+	pid_t pid;
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	take_census(&before);
+	fd = open(UVERBS_DEV, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_get_context(fd, &ctx));
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* Inherited, but not ours to use; exiting drops a reference. */
+		_exit(raw_alloc_pd(fd) == -EACCES &&
+		      raw_dealloc_pd(fd, pd) == -EACCES ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* The PD outlives the child: the file is still open here. */
+	EXPECT_EQ(0, raw_dealloc_pd(fd, pd));
+	pd = raw_alloc_pd(fd);
+	EXPECT_LE(0, pd);
+	/* The async fd closed after the file, as a careless program would. */
+	close(fd);
+	close(ctx.async_fd);
+	EXPECT_CENSUS(&before);
+}
+
+/* ----------------------------------------------------- RLIMIT_MEMLOCK */
+
+static int reg_mr(int fd, __u32 pd, void *addr, __u64 len, __u32 *handle)
+{
+	struct {
+		struct ib_uverbs_reg_mr_resp core;
+		char drv[RAW_DRV_OUT];
+	} resp = {};
+	struct ib_uverbs_reg_mr req = {
+		.response = (uintptr_t)&resp,
+		.start = (uintptr_t)addr,
+		.length = len,
+		.hca_va = (uintptr_t)addr,
+		.pd_handle = pd,
+		.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
+			      sizeof(resp));
+
+	if (ret < 0)
+		return ret;
+	if (handle)
+		*handle = resp.core.mr_handle;
+	return 0;
+}
+
+static int dereg_mr(int fd, __u32 handle)
+{
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DEREG_MR, &handle,
+			      sizeof(handle), 0);
+
+	return ret < 0 ? ret : 0;
+}
+
+static int set_memlock(rlim_t bytes)
+{
+	struct rlimit rl = { .rlim_cur = bytes, .rlim_max = bytes };
+
+	return setrlimit(RLIMIT_MEMLOCK, &rl);
+}
+
+/*
+ * With CAP_IPC_LOCK a zero limit does not bind, but the pages are still
+ * counted in VmPin, and handed back on dereg and on close; without it the
+ * limit binds (ENOMEM past it).  uverbs_mem covers EPERM, the limit's edge
+ * and release on close in more detail.
+ */
+TEST_F_TIMEOUT(stress, memlock_cap_ipc_lock_and_vmpin, 120)
+{
+	struct ib_uverbs_get_context_resp ctx = {};
+	const size_t len = 64 * 4096;
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct caps[2];
+	__u32 a = 0, b = 0;
+	int fd, pd;
+	char *p;
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	p = mmap(NULL, 2 * len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, vm_pin_kb());
+	ASSERT_EQ(0, set_memlock(4096));
+	fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_get_context(fd, &ctx));
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	/* root: CAP_IPC_LOCK bypasses the limit, VmPin still counts. */
+	ASSERT_EQ(0, reg_mr(fd, pd, p, len, &a));
+	ASSERT_EQ(0, reg_mr(fd, pd, p + len, len, &b));
+	EXPECT_EQ(2 * len / 1024, vm_pin_kb());
+	EXPECT_EQ(0, dereg_mr(fd, a));
+	EXPECT_EQ(len / 1024, vm_pin_kb());
+	/* Closing with an MR registered gives its pages back. */
+	close(fd);
+	close(ctx.async_fd);
+	EXPECT_EQ(0, vm_pin_kb());
+
+	/* Without CAP_IPC_LOCK (a new file: new credentials) it binds. */
+	ASSERT_EQ(0, syscall(SYS_capget, &hdr, caps));
+	caps[0].effective &= ~(1u << CAP_IPC_LOCK);
+	ASSERT_EQ(0, syscall(SYS_capset, &hdr, caps));
+	ASSERT_EQ(0, set_memlock(len));
+	fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_get_context(fd, &ctx));
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	ASSERT_EQ(0, reg_mr(fd, pd, p, len, &a));
+	EXPECT_EQ(-ENOMEM, reg_mr(fd, pd, p + len, 4096, NULL));
+	EXPECT_EQ(len / 1024, vm_pin_kb());
+	EXPECT_EQ(0, dereg_mr(fd, a));
+	EXPECT_EQ(0, vm_pin_kb());
+	EXPECT_EQ(0, reg_mr(fd, pd, p + len, len, &b));
+	close(fd);
+	close(ctx.async_fd);
+	EXPECT_EQ(0, vm_pin_kb());
+	munmap(p, 2 * len);
+}
+
+/* --------------------------------------------------------- many objects */
+
+/* What the child of the many-objects test saw, for its parent. */
+struct many_report {
+	int mr, qp;
+	long pin_kb;
+	double mr_s, qp_s;
+	int failed_at;
+};
+
+/*
+ * Child: @nmr MRs and @nqp QPs on one context, a report on @out, then an
+ * exit on the go (process death tears it all down: rxe's queue mappings
+ * hold the file, so closing the context alone would not).
+ */
+static void many_child(int nmr, int nqp, int out, int go)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct many_report r = { .failed_at = -1 };
+	struct ibv_context *ctx = open_rxe();
+	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	struct ibv_cq *cq = ctx ? ibv_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
+	/* 16 pages, registered over and over: each MR pins its own. */
+	char *buf = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	double t0 = now();
+	char c;
+	int i;
+
+	if (!pd || !cq || buf == MAP_FAILED)
+		_exit(30);
+	init.send_cq = cq;
+	init.recv_cq = cq;
+	for (i = 0; i < nmr && r.failed_at < 0; i++)
+		if (!ibv_reg_mr(pd, buf + 4096 * (i % 16), 4096,
+				IBV_ACCESS_LOCAL_WRITE))
+			r.failed_at = i;
+	r.mr_s = now() - t0;
+	t0 = now();
+	for (i = 0; i < nqp && r.failed_at < 0; i++)
+		if (!ibv_create_qp(pd, &init))
+			r.failed_at = nmr + i;
+	r.qp_s = now() - t0;
+	r.mr = raw_res_count("mr");
+	r.qp = qp_count();
+	r.pin_kb = vm_pin_kb();
+	if (write(out, &r, sizeof(r)) != sizeof(r) || read(go, &c, 1) != 1)
+		_exit(31);
+	_exit(0);
+}
+
+TEST_F_TIMEOUT(stress, ten_thousand_mrs_and_a_thousand_qps, 500)
+{
+	const int nmr = 10000, nqp = 1000;
+	struct many_report r;
+	struct census before;
+	int out[2], go[2], status;
+	double t0;
+	pid_t pid;
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	take_census(&before);
+	ASSERT_EQ(0, pipe(out));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		many_child(nmr, nqp, out[1], go[0]);
+	ASSERT_EQ(sizeof(r), read(out[0], &r, sizeof(r)));
+	EXPECT_EQ(-1, r.failed_at);
+	EXPECT_EQ(before.res[2] + nmr, r.mr);
+	EXPECT_EQ(before.qp + nqp, r.qp);
+	EXPECT_EQ(nmr * 4, r.pin_kb);
+	TH_LOG("%d MRs in %.1f s, %d QPs in %.1f s", nmr, r.mr_s, nqp, r.qp_s);
+	t0 = now();
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	TH_LOG("process exit with all of it alive: %.1f s", now() - t0);
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_CENSUS(&before);
+}
+
+/* ------------------------------------------------------- module unload */
+
+static int sh(const char *cmd)
+{
+	int status = system(cmd);
+
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * Last: with every file closed, rdma_rxe and ib_uverbs unload (nothing
+ * leaked holds them), and load again with rxe0 back for what follows.
+ */
+TEST_F_TIMEOUT(stress, module_unloads_and_reloads, 120)
+{
+	const char *stack = getenv("OVB_UVERBS");
+	const char *module = getenv("OVB_MODULE");
+	char netdev[64] = "", cmd[512];
+	FILE *p;
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	if (!stack || (strcmp(stack, "intree") &&
+		       !(module && !strcmp(stack, "ours"))))
+		SKIP(return, "not in the QEMU guest (OVB_UVERBS, OVB_MODULE)");
+	p = popen("rdma link show rxe0/1 | sed -n 's/.* netdev \\([^ ]*\\).*/\\1/p'",
+		  "r");
+	ASSERT_NE(NULL, p);
+	if (!fgets(netdev, sizeof(netdev), p))
+		netdev[0] = 0;
+	pclose(p);
+	netdev[strcspn(netdev, "\n")] = 0;
+	ASSERT_NE(0, netdev[0]);
+
+	ASSERT_EQ(0, sh("rdma link delete rxe0"));
+	ASSERT_EQ(0, sh("rmmod rdma_rxe"));
+	EXPECT_EQ(0, module_refcnt());
+	EXPECT_EQ(0, sh("rmmod ib_uverbs"));
+	EXPECT_NE(0, access("/sys/module/ib_uverbs", F_OK));
+
+	if (!strcmp(stack, "ours"))
+		snprintf(cmd, sizeof(cmd), "insmod %s", module);
+	else
+		snprintf(cmd, sizeof(cmd), "modprobe ib_uverbs");
+	ASSERT_EQ(0, sh(cmd));
+	ASSERT_EQ(0, sh("modprobe rdma_rxe"));
+	snprintf(cmd, sizeof(cmd), "rdma link add rxe0 type rxe netdev %s",
+		 netdev);
+	ASSERT_EQ(0, sh(cmd));
+	/* udev-less guest: the node comes from devtmpfs; give it a moment. */
+	for (int i = 0; i < 50 && !device_present(); i++)
+		usleep(100000);
+	EXPECT_TRUE(device_present());
+}
+
+TEST_HARNESS_MAIN
