@@ -113,3 +113,19 @@ const struct uverbs_write_cmd uverbs_ah_cmds[] = {
 		     UVERBS_NEEDS(create_user_ah), UVERBS_NEEDS(destroy_ah)),
 	{ }
 };
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_AH_DESTROY,
+				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_AH_HANDLE,
+						    UVERBS_OBJECT_AH,
+						    UVERBS_ACCESS_DESTROY,
+						    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_AH,
+			    uverbs_ah_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_AH_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_ah[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_AH,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_ah)),
+	{ }
+};

@@ -68,6 +68,14 @@ out:
 	return ret;
 }
 
+/* Undoes uverbs_alloc_ucontext() of a context the driver never saw. */
+static void uverbs_drop_ucontext(struct uverbs_attr_bundle *attrs)
+{
+	rdma_restrack_put(&attrs->context->res);
+	kfree(attrs->context);
+	attrs->context = NULL;
+}
+
 static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_async_event_file *async;
@@ -108,9 +116,7 @@ static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 err_uobj:
 	rdma_alloc_abort_uobject(uobj, attrs, false);
 err_ucontext:
-	rdma_restrack_put(&attrs->context->res);
-	kfree(attrs->context);
-	attrs->context = NULL;
+	uverbs_drop_ucontext(attrs);
 	return ret;
 }
 
@@ -290,6 +296,177 @@ static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
 	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
+
+/* ---------------------------------------------------- the ioctl methods */
+
+/* What the ioctl GET_CONTEXT/QUERY_CONTEXT report besides the driver data. */
+static int uverbs_copy_context_info(struct uverbs_attr_bundle *attrs,
+				    u16 attr_comp_vectors, u16 attr_support)
+{
+	u32 num_comp = attrs->ufile->device->num_comp_vectors;
+	u64 core_support = IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
+	int ret;
+
+	ret = uverbs_copy_to(attrs, attr_comp_vectors, &num_comp,
+			     sizeof(num_comp));
+	if (IS_UVERBS_COPY_ERR(ret))
+		return ret;
+	ret = uverbs_copy_to(attrs, attr_support, &core_support,
+			     sizeof(core_support));
+	return IS_UVERBS_COPY_ERR(ret) ? ret : 0;
+}
+
+/* Unlike write(), the ioctl GET_CONTEXT makes no async file: ASYNC_EVENT_ALLOC does. */
+static int UVERBS_HANDLER(UVERBS_METHOD_GET_CONTEXT)(struct uverbs_attr_bundle *attrs)
+{
+	int ret;
+
+	ret = uverbs_copy_context_info(attrs,
+				       UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+				       UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT);
+	if (ret)
+		return ret;
+	ret = uverbs_alloc_ucontext(attrs);
+	if (ret)
+		return ret;
+	ret = uverbs_init_ucontext(attrs);
+	if (ret)
+		uverbs_drop_ucontext(attrs);
+	return ret;
+}
+
+static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_CONTEXT)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_ucontext *ucontext = ib_uverbs_get_ucontext(attrs);
+	int ret;
+
+	if (IS_ERR(ucontext))
+		return PTR_ERR(ucontext);
+	if (!ucontext->device->ops.query_ucontext)
+		return -EOPNOTSUPP;
+	ret = uverbs_copy_context_info(attrs,
+				       UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+				       UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT);
+	if (ret)
+		return ret;
+	return ucontext->device->ops.query_ucontext(ucontext, attrs);
+}
+
+/* The legacy response plus port_cap_flags2, zero-extended. */
+static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_PORT)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_query_port_resp_ex resp = {};
+	struct ib_port_attr attr = {};
+	struct ib_ucontext *ucontext;
+	u8 port;
+	int ret;
+
+	ucontext = ib_uverbs_get_ucontext(attrs);
+	if (IS_ERR(ucontext))
+		return PTR_ERR(ucontext);
+	if (!ucontext->device->ops.query_port)
+		return -EOPNOTSUPP;
+	ret = uverbs_get_const(&port, attrs, UVERBS_ATTR_QUERY_PORT_PORT_NUM);
+	if (ret)
+		return ret;
+	ret = ib_query_port(ucontext->device, port, &attr);
+	if (ret)
+		return ret;
+
+	/* uapi-check proves the layouts identical */
+	BUILD_BUG_ON(sizeof(resp.legacy_resp) != sizeof(struct ovb_query_port_resp));
+	uverbs_fill_port_attr(ucontext->device, port, &attr,
+			      (struct ovb_query_port_resp *)&resp.legacy_resp);
+	resp.port_cap_flags2 = attr.port_cap_flags2;
+	return uverbs_copy_to_struct_or_zero(attrs, UVERBS_ATTR_QUERY_PORT_RESP,
+					     &resp, sizeof(resp));
+}
+
+/* The handles of this file's objects of one type, as many as fit. */
+static int UVERBS_HANDLER(UVERBS_METHOD_INFO_HANDLES)(struct uverbs_attr_bundle *attrs)
+{
+	const struct uverbs_api_object *type;
+	struct ib_uverbs_file *ufile = attrs->ufile;
+	struct ib_uobject *uobj;
+	u64 count = 0, room;
+	u16 object_id;
+	int len, ret;
+	u32 *handles;
+
+	len = uverbs_attr_get_len(attrs, UVERBS_ATTR_INFO_HANDLES_LIST);
+	if (len <= 0 || len % sizeof(u32))
+		return -EINVAL;
+	ret = uverbs_get_const(&object_id, attrs, UVERBS_ATTR_INFO_OBJECT_ID);
+	if (ret)
+		return ret;
+	type = uapi_get_object(ufile->device->uapi, object_id);
+	if (IS_ERR(type))
+		return PTR_ERR(type);
+
+	handles = uverbs_zalloc(attrs, len);
+	if (IS_ERR(handles))
+		return PTR_ERR(handles);
+	room = len / sizeof(u32);
+	spin_lock_irq(&ufile->uobjects_lock);
+	list_for_each_entry(uobj, &ufile->uobjects, list) {
+		if (uobj->uapi_object != type)
+			continue;
+		if (count == room)
+			break;
+		handles[count++] = uobj->id;
+	}
+	spin_unlock_irq(&ufile->uobjects_lock);
+
+	ret = uverbs_copy_to(attrs, UVERBS_ATTR_INFO_HANDLES_LIST, handles,
+			     count * sizeof(u32));
+	if (ret)
+		return ret;
+	return uverbs_copy_to(attrs, UVERBS_ATTR_INFO_TOTAL_HANDLES, &count,
+			      sizeof(count));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_GET_CONTEXT,
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
+						UVERBS_ATTR_TYPE(u64), UA_OPTIONAL),
+			    UVERBS_ATTR_UHW());
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_CONTEXT,
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT,
+						UVERBS_ATTR_TYPE(u64), UA_OPTIONAL));
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_INFO_HANDLES,
+			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_INFO_OBJECT_ID,
+						 enum uverbs_default_objects, UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_INFO_TOTAL_HANDLES,
+						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_INFO_HANDLES_LIST,
+						UVERBS_ATTR_MIN_SIZE(sizeof(u32)), UA_OPTIONAL));
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_PORT,
+			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_PORT_PORT_NUM, u8,
+						 UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_PORT_RESP,
+						UVERBS_ATTR_STRUCT(struct
+								   ib_uverbs_query_port_resp_ex,
+								   reserved),
+						UA_MANDATORY));
+
+DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DEVICE,
+			      &UVERBS_METHOD(UVERBS_METHOD_GET_CONTEXT),
+			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_CONTEXT),
+			      &UVERBS_METHOD(UVERBS_METHOD_INFO_HANDLES),
+			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_PORT));
+
+const struct uapi_definition uverbs_def_obj_device[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
+	UAPI_DEF_CHAIN(uverbs_def_device_write),
+	UAPI_DEF_CHAIN(uverbs_def_device_gid),
+	{ }
+};
 
 const struct uverbs_write_cmd uverbs_device_cmds[] = {
 	UVERBS_WRITE(OVB_CMD_GET_CONTEXT, uverbs_get_context,

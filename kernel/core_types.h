@@ -6,7 +6,9 @@
  * the file that exports it.  6.1's rdma_core.c and uverbs_main.c see these
  * (their exports' CRCs include them); umem.c and friends do not.  So our
  * files that export what those upstream files export, and the files that
- * need the definitions, include this header; the umem files must not.
+ * need the definitions, include this header; the umem files must not, and
+ * the files that export what 6.1's uverbs_ioctl.c and uverbs_std_types.c
+ * export include only api_types.h.
  */
 #ifndef OPENVERBS_KERNEL_CORE_TYPES_H
 #define OPENVERBS_KERNEL_CORE_TYPES_H
@@ -14,29 +16,12 @@
 #include <net/netns/generic.h>
 #include <rdma/ib_mad.h>
 
-#include "uverbs.h"
-
-/* One attribute of an ioctl method (rdma_core.h in 6.1). */
-struct uverbs_api_attr {
-	struct uverbs_attr_spec spec;
-};
+#include "api_types.h"
 
 /* ib_core's resource-tracking table of one type (restrack.h in 6.1). */
 struct rdma_restrack_root {
 	struct xarray xa;
 	u32 next_id;
-};
-
-/* Per-device view of the uverbs API: which objects and commands it serves. */
-struct uverbs_api {
-	struct radix_tree_root radix;
-	enum rdma_driver_id driver_id;
-
-	unsigned int num_write;
-	unsigned int num_write_ex;
-	struct uverbs_api_write_method notsupp_method;
-	const struct uverbs_api_write_method **write_methods;
-	const struct uverbs_api_write_method **write_ex_methods;
 };
 
 #endif /* OPENVERBS_KERNEL_CORE_TYPES_H */

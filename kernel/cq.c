@@ -20,11 +20,64 @@ static struct ib_cq *uverbs_cq_get(u32 handle, struct uverbs_attr_bundle *attrs)
 	return uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, handle, attrs);
 }
 
+static struct ib_cq *ucq_cq(struct ib_ucq_object *ucq)
+{
+	return ucq->uevent.uobject.object;
+}
+
 /* ib_cq::uobject is the ib_ucq_object, not the ib_uobject inside it. */
 static void uverbs_cq_put(struct ib_cq *cq)
 {
 	rdma_lookup_put_uobject(&cq->uobject->uevent.uobject,
 				UVERBS_LOOKUP_READ);
+}
+
+/*
+ * The hardware CQ of a new ucq, for write() and ioctl alike: the caller
+ * holds a reference on @channel (the CQ's notification queue, or NULL),
+ * which the CQ keeps from here on, also when this fails.
+ */
+static int uverbs_cq_create_hw(struct ib_ucq_object *ucq, struct ib_device *ibdev,
+			       const struct ib_cq_init_attr *init,
+			       struct ib_uverbs_completion_event_file *channel,
+			       struct uverbs_attr_bundle *attrs, u16 event_fd_attr)
+{
+	struct ib_uobject *uobj = &ucq->uevent.uobject;
+	struct ib_cq *cq;
+	int ret;
+
+	INIT_LIST_HEAD(&ucq->comp_list);
+	INIT_LIST_HEAD(&ucq->uevent.event_list);
+	ucq->uevent.event_file = uverbs_get_async_event(attrs, event_fd_attr);
+
+	cq = rdma_zalloc_drv_obj(ibdev, ib_cq);
+	if (!cq) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	cq->device = ibdev;
+	cq->uobject = ucq;
+	cq->comp_handler = ib_uverbs_comp_handler;
+	cq->event_handler = ib_uverbs_cq_event_handler;
+	cq->cq_context = channel ? &channel->ev_queue : NULL;
+	atomic_set(&cq->usecnt, 0);
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, NULL);
+
+	ret = ibdev->ops.create_cq(cq, init, &attrs->driver_udata);
+	if (ret) {
+		rdma_restrack_put(&cq->res);
+		kfree(cq);
+		goto err;
+	}
+	rdma_restrack_add(&cq->res);
+	uobj->object = cq;
+	return 0;
+
+err:
+	ib_uverbs_release_ucq(channel, ucq);
+	ucq->uevent.event_file = NULL;
+	return ret;
 }
 
 /*
@@ -44,7 +97,6 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 	struct ib_ucq_object *ucq;
 	struct ib_device *ibdev;
 	struct ib_uobject *uobj;
-	struct ib_cq *cq;
 	int ret;
 
 	if (cmd->comp_vector >= attrs->ufile->device->num_comp_vectors)
@@ -55,8 +107,6 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 		return PTR_ERR(uobj);
 	ucq = container_of(uobj, struct ib_ucq_object, uevent.uobject);
 	uobj->user_handle = cmd->user_handle;
-	INIT_LIST_HEAD(&ucq->comp_list);
-	INIT_LIST_HEAD(&ucq->uevent.event_list);
 
 	/* A negative channel means "no notifications". */
 	if (cmd->comp_channel >= 0) {
@@ -66,44 +116,19 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 			goto err_uobj;
 		}
 	}
-
-	cq = rdma_zalloc_drv_obj(ibdev, ib_cq);
-	if (!cq) {
-		ret = -ENOMEM;
-		goto err_channel;
-	}
-	cq->device = ibdev;
-	cq->uobject = ucq;
-	cq->comp_handler = ib_uverbs_comp_handler;
-	cq->event_handler = ib_uverbs_cq_event_handler;
-	cq->cq_context = channel ? &channel->ev_queue : NULL;
-	atomic_set(&cq->usecnt, 0);
-	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
-	rdma_restrack_set_name(&cq->res, NULL);
-
-	ret = ibdev->ops.create_cq(cq, &init, &attrs->driver_udata);
+	/* write() has no event fd attribute: the file's default one. */
+	ret = uverbs_cq_create_hw(ucq, ibdev, &init, channel, attrs,
+				  UVERBS_ATTR_CREATE_CQ_EVENT_FD);
 	if (ret)
-		goto err_cq;
-	rdma_restrack_add(&cq->res);
-
-	uobj->object = cq;
-	ucq->uevent.event_file = READ_ONCE(attrs->ufile->default_async_file);
-	if (ucq->uevent.event_file)
-		uverbs_uobject_get(&ucq->uevent.event_file->uobj);
+		goto err_uobj;
 	/* From here a failure (the response copy) destroys the CQ again. */
 	uobj_finalize_uobj_create(uobj, attrs);
 
 	resp.base.cq_handle = uobj->id;
-	resp.base.cqe = cq->cqe;
+	resp.base.cqe = ucq_cq(ucq)->cqe;
 	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
 	return uverbs_response(attrs, &resp, sizeof(resp));
 
-err_cq:
-	rdma_restrack_put(&cq->res);
-	kfree(cq);
-err_channel:
-	if (channel)
-		ib_uverbs_release_ucq(channel, ucq);
 err_uobj:
 	uobj_alloc_abort(uobj, attrs);
 	return ret;
@@ -359,5 +384,123 @@ const struct uverbs_write_cmd uverbs_cq_cmds[] = {
 	UVERBS_WRITE_EX(OVB_EX_CMD_MODIFY_CQ, uverbs_ex_modify_cq,
 			sizeof(struct ovb_ex_modify_cq_req), 0,
 			UVERBS_NEEDS(modify_cq), UVERBS_NEEDS(destroy_cq)),
+	{ }
+};
+
+/* ---------------------------------------------------- the ioctl methods */
+
+static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	struct ib_ucq_object *ucq =
+		container_of(uobj, struct ib_ucq_object, uevent.uobject);
+	struct ib_uverbs_completion_event_file *channel = NULL;
+	struct ib_device *ibdev = attrs->context->device;
+	struct ib_cq_init_attr init = {};
+	struct ib_uobject *channel_uobj;
+	int ret;
+
+	if (!ibdev->ops.create_cq || !ibdev->ops.destroy_cq)
+		return -EOPNOTSUPP;
+	ret = uverbs_copy_from(&init.comp_vector, attrs,
+			       UVERBS_ATTR_CREATE_CQ_COMP_VECTOR);
+	if (!ret)
+		ret = uverbs_copy_from(&init.cqe, attrs, UVERBS_ATTR_CREATE_CQ_CQE);
+	if (!ret)
+		ret = uverbs_copy_from(&uobj->user_handle, attrs,
+				       UVERBS_ATTR_CREATE_CQ_USER_HANDLE);
+	if (!ret)
+		ret = uverbs_get_flags32(&init.flags, attrs,
+					 UVERBS_ATTR_CREATE_CQ_FLAGS,
+					 IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION |
+					 IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
+	if (ret)
+		return ret;
+
+	channel_uobj = uverbs_attr_get_uobject(attrs,
+					       UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL);
+	if (!IS_ERR(channel_uobj)) {
+		channel = container_of(channel_uobj,
+				       struct ib_uverbs_completion_event_file,
+				       uobj);
+		uverbs_uobject_get(channel_uobj);
+	}
+	if (init.comp_vector >= attrs->ufile->device->num_comp_vectors) {
+		if (channel)
+			uverbs_uobject_put(channel_uobj);
+		return -EINVAL;
+	}
+
+	ret = uverbs_cq_create_hw(ucq, ibdev, &init, channel, attrs,
+				  UVERBS_ATTR_CREATE_CQ_EVENT_FD);
+	if (ret)
+		return ret;
+	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	return uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+			      &ucq_cq(ucq)->cqe, sizeof(ucq_cq(ucq)->cqe));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_CREATE,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ,
+					    UVERBS_ACCESS_NEW,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_CQE,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+					       UVERBS_ATTR_TYPE(u64),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL,
+					   UVERBS_OBJECT_COMP_CHANNEL,
+					   UVERBS_ACCESS_READ,
+					   UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_CREATE_CQ_FLAGS,
+						 enum ib_uverbs_ex_create_cq_flags),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+						UVERBS_ATTR_TYPE(u32),
+						UA_MANDATORY),
+			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_CQ_EVENT_FD,
+					   UVERBS_OBJECT_ASYNC_EVENT,
+					   UVERBS_ACCESS_READ,
+					   UA_OPTIONAL),
+			    UVERBS_ATTR_UHW());
+
+/* The object is gone already; its event counters are still readable. */
+static int UVERBS_HANDLER(UVERBS_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_CQ_HANDLE);
+	struct ib_ucq_object *ucq =
+		container_of(uobj, struct ib_ucq_object, uevent.uobject);
+	struct ovb_destroy_cq_resp resp = {
+		.comp_events_reported = ucq->comp_events_reported,
+		.async_events_reported = ucq->uevent.events_reported,
+	};
+
+	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_CQ_RESP, &resp,
+			      sizeof(resp));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_DESTROY,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ,
+					    UVERBS_ACCESS_DESTROY,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_CQ_RESP,
+						UVERBS_ATTR_TYPE(struct ovb_destroy_cq_resp),
+						UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_CQ, uverbs_cq_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_CQ_CREATE),
+			    &UVERBS_METHOD(UVERBS_METHOD_CQ_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_cq[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_CQ,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_cq)),
 	{ }
 };

@@ -357,6 +357,26 @@ void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr)
 	uverbs_object_event(&event->element.srq->uobject->uevent, event);
 }
 
+/*
+ * The async event file a new CQ/QP/SRQ/WQ reports to, referenced: the one
+ * the ioctl attribute @attr names, else the file's default one (write()).
+ */
+struct ib_uverbs_async_event_file *
+uverbs_get_async_event(struct uverbs_attr_bundle *attrs, u16 attr)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, attr);
+	struct ib_uverbs_async_event_file *async;
+
+	if (!IS_ERR(uobj))
+		async = container_of(uobj, struct ib_uverbs_async_event_file,
+				     uobj);
+	else
+		async = READ_ONCE(attrs->ufile->default_async_file);
+	if (async)
+		uverbs_uobject_get(&async->uobj);
+	return async;
+}
+
 /* An object goes away: drop its unread events and its async file ref. */
 void ib_uverbs_release_uevent(struct ib_uevent_object *uevent)
 {
@@ -435,5 +455,41 @@ const struct uverbs_write_cmd uverbs_event_cmds[] = {
 		     uverbs_create_comp_channel,
 		     struct ovb_create_comp_channel_req,
 		     struct ovb_create_comp_channel_resp, 0),
+	{ }
+};
+
+/* ASYNC_EVENT_ALLOC: what write() GET_CONTEXT does for its async_fd. */
+static int UVERBS_HANDLER(UVERBS_METHOD_ASYNC_EVENT_ALLOC)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+	struct ib_uverbs_async_event_file *async =
+		container_of(uobj, struct ib_uverbs_async_event_file, uobj);
+
+	ib_uverbs_init_async_event_file(async);
+	return 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_ASYNC_EVENT_ALLOC,
+			    UVERBS_ATTR_FD(UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE,
+					   UVERBS_OBJECT_ASYNC_EVENT, UVERBS_ACCESS_NEW,
+					   UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_ASYNC_EVENT,
+			    uverbs_async_event_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_ASYNC_EVENT_ALLOC));
+
+const struct uapi_definition uverbs_def_obj_async_fd[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_ASYNC_EVENT),
+	{ }
+};
+
+/* No methods; 6.1 serves completion channels on devices with PDs only. */
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_COMP_CHANNEL,
+			    uverbs_comp_channel_type.type);
+
+const struct uapi_definition uverbs_def_obj_comp_channel[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_COMP_CHANNEL,
+				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd)),
 	{ }
 };

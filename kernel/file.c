@@ -135,13 +135,6 @@ static int uverbs_close(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-/* The ioctl() ABI is not served yet: rdma-core then uses write(). */
-static long uverbs_ioctl(struct file *filp, unsigned int cmd,
-			 unsigned long arg)
-{
-	return -ENOTTY;
-}
-
 const struct file_operations uverbs_fops = {
 	.owner = THIS_MODULE,
 	.write = uverbs_write,

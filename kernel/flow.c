@@ -548,3 +548,19 @@ const struct uverbs_write_cmd uverbs_flow_cmds[] = {
 			UVERBS_NEEDS(destroy_flow)),
 	{ }
 };
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_FLOW_DESTROY,
+				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_FLOW_HANDLE,
+						    UVERBS_OBJECT_FLOW,
+						    UVERBS_ACCESS_DESTROY,
+						    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_FLOW,
+			    uverbs_flow_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_FLOW_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_flow[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_FLOW,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_flow)),
+	{ }
+};

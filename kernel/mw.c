@@ -115,3 +115,19 @@ const struct uverbs_write_cmd uverbs_mw_cmds[] = {
 		     UVERBS_NEEDS(dealloc_mw)),
 	{ }
 };
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MW_DESTROY,
+				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MW_HANDLE,
+						    UVERBS_OBJECT_MW,
+						    UVERBS_ACCESS_DESTROY,
+						    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_MW,
+			    uverbs_mw_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_MW_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_mw[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MW,
+				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_mw)),
+	{ }
+};

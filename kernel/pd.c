@@ -92,3 +92,19 @@ const struct uverbs_write_cmd uverbs_pd_cmds[] = {
 		     UVERBS_NEEDS(dealloc_pd)),
 	{ }
 };
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_PD_DESTROY,
+				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_PD_HANDLE,
+						    UVERBS_OBJECT_PD,
+						    UVERBS_ACCESS_DESTROY,
+						    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_PD,
+			    uverbs_pd_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_PD_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_pd[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_PD,
+				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd)),
+	{ }
+};

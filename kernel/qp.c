@@ -198,7 +198,6 @@ static void uverbs_qp_init_attr(const struct ovb_ex_create_qp_req *cmd,
 				const struct uverbs_qp_deps *deps,
 				struct ib_qp_init_attr *init)
 {
-	init->event_handler = ib_uverbs_qp_event_handler;
 	init->send_cq = deps->scq;
 	init->recv_cq = deps->rcq;
 	init->srq = deps->srq;
@@ -212,6 +211,42 @@ static void uverbs_qp_init_attr(const struct ovb_ex_create_qp_req *cmd,
 	init->cap.max_send_sge = cmd->max_send_sge;
 	init->cap.max_recv_sge = cmd->max_recv_sge;
 	init->cap.max_inline_data = cmd->max_inline_data;
+}
+
+/*
+ * The hardware QP of a new uqp, for write() and ioctl alike.  A QP of an
+ * XRC domain (@xrcd_uobj) keeps CLOSE_XRCD from closing the domain.
+ */
+struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
+				  struct ib_device *ibdev, struct ib_pd *pd,
+				  struct ib_qp_init_attr *init,
+				  struct ib_uobject *xrcd_uobj,
+				  struct uverbs_attr_bundle *attrs,
+				  u16 event_fd_attr)
+{
+	struct ib_qp *qp;
+
+	mutex_init(&uqp->mcast_lock);
+	INIT_LIST_HEAD(&uqp->mcast_list);
+	INIT_LIST_HEAD(&uqp->uevent.event_list);
+	uqp->uevent.event_file = uverbs_get_async_event(attrs, event_fd_attr);
+	init->event_handler = ib_uverbs_qp_event_handler;
+
+	qp = ib_create_qp_user(ibdev, pd, init, &attrs->driver_udata, uqp,
+			       KBUILD_MODNAME);
+	if (IS_ERR(qp)) {
+		ib_uverbs_release_uevent(&uqp->uevent);
+		uqp->uevent.event_file = NULL;
+		return qp;
+	}
+	ib_qp_usecnt_inc(qp);
+	uqp->uevent.uobject.object = qp;
+	if (xrcd_uobj) {
+		uqp->uxrcd = container_of(xrcd_uobj, struct ib_uxrcd_object,
+					  uobject);
+		atomic_inc(&uqp->uxrcd->refcnt);
+	}
+	return qp;
 }
 
 /*
@@ -239,9 +274,6 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 		return PTR_ERR(uobj);
 	uqp = container_of(uobj, struct ib_uqp_object, uevent.uobject);
 	uobj->user_handle = cmd->user_handle;
-	mutex_init(&uqp->mcast_lock);
-	INIT_LIST_HEAD(&uqp->mcast_list);
-	INIT_LIST_HEAD(&uqp->uevent.event_list);
 
 	ret = uverbs_qp_get_deps(cmd, &deps, attrs);
 	if (ret)
@@ -251,24 +283,13 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	if (ret)
 		goto err_deps;
 
-	qp = ib_create_qp_user(deps.pd ? deps.pd->device : init.xrcd->device,
-			       deps.pd, &init, &attrs->driver_udata, uqp,
-			       KBUILD_MODNAME);
+	/* write() has no event fd attribute: the file's default one. */
+	qp = uverbs_qp_create_hw(uqp, deps.pd ? deps.pd->device : init.xrcd->device,
+				 deps.pd, &init, deps.xrcd_uobj, attrs,
+				 UVERBS_ATTR_CREATE_QP_EVENT_FD);
 	if (IS_ERR(qp)) {
 		ret = PTR_ERR(qp);
 		goto err_deps;
-	}
-	ib_qp_usecnt_inc(qp);
-
-	uobj->object = qp;
-	uqp->uevent.event_file = READ_ONCE(attrs->ufile->default_async_file);
-	if (uqp->uevent.event_file)
-		uverbs_uobject_get(&uqp->uevent.event_file->uobj);
-	if (deps.xrcd_uobj) {
-		/* CLOSE_XRCD refuses while QPs of the domain exist. */
-		uqp->uxrcd = container_of(deps.xrcd_uobj,
-					  struct ib_uxrcd_object, uobject);
-		atomic_inc(&uqp->uxrcd->refcnt);
 	}
 	uverbs_qp_put_deps(&deps);
 	uobj_finalize_uobj_create(uobj, attrs);

@@ -202,3 +202,19 @@ const struct uverbs_write_cmd uverbs_rwq_ind_tbl_cmds[] = {
 			UVERBS_NEEDS(destroy_rwq_ind_table)),
 	{ }
 };
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
+				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
+						    UVERBS_OBJECT_RWQ_IND_TBL,
+						    UVERBS_ACCESS_DESTROY,
+						    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_RWQ_IND_TBL,
+			    uverbs_rwq_ind_tbl_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_RWQ_IND_TBL_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_rwq_ind_tbl[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_RWQ_IND_TBL,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_rwq_ind_table)),
+	{ }
+};

@@ -87,13 +87,34 @@ static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 	return 0;
 }
 
+/* The hardware SRQ of a new usrq, for write() and ioctl alike. */
+static struct ib_srq *uverbs_srq_create_hw(struct ib_usrq_object *usrq,
+					   struct ib_pd *pd,
+					   struct ib_srq_init_attr *init,
+					   struct uverbs_attr_bundle *attrs,
+					   u16 event_fd_attr)
+{
+	struct ib_srq *srq;
+
+	INIT_LIST_HEAD(&usrq->uevent.event_list);
+	usrq->uevent.event_file = uverbs_get_async_event(attrs, event_fd_attr);
+	init->event_handler = ib_uverbs_srq_event_handler;
+	srq = ib_create_srq_user(pd, init, usrq, &attrs->driver_udata);
+	if (IS_ERR(srq)) {
+		ib_uverbs_release_uevent(&usrq->uevent);
+		usrq->uevent.event_file = NULL;
+		return srq;
+	}
+	usrq->uevent.uobject.object = srq;
+	return srq;
+}
+
 /* CREATE_SRQ and CREATE_XSRQ; the legacy request is a basic SRQ. */
 static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
 				     const struct ovb_create_xsrq_req *cmd)
 {
 	struct ovb_create_srq_resp resp = {};
 	struct ib_srq_init_attr init = {
-		.event_handler = ib_uverbs_srq_event_handler,
 		.srq_type = cmd->srq_type,
 		.attr = {
 			.max_wr = cmd->max_wr,
@@ -113,7 +134,6 @@ static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
 		return PTR_ERR(uobj);
 	usrq = container_of(uobj, struct ib_usrq_object, uevent.uobject);
 	uobj->user_handle = cmd->user_handle;
-	INIT_LIST_HEAD(&usrq->uevent.event_list);
 
 	if (cmd->srq_type == IB_SRQT_TM)
 		init.ext.tag_matching.max_num_tags = cmd->max_num_tags;
@@ -122,16 +142,13 @@ static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
 	if (ret)
 		goto err_deps;
 
-	srq = ib_create_srq_user(deps.pd, &init, usrq, &attrs->driver_udata);
+	/* write() has no event fd attribute: the file's default one. */
+	srq = uverbs_srq_create_hw(usrq, deps.pd, &init, attrs,
+				   UVERBS_ATTR_CREATE_SRQ_EVENT_FD);
 	if (IS_ERR(srq)) {
 		ret = PTR_ERR(srq);
 		goto err_deps;
 	}
-
-	uobj->object = srq;
-	usrq->uevent.event_file = READ_ONCE(attrs->ufile->default_async_file);
-	if (usrq->uevent.event_file)
-		uverbs_uobject_get(&usrq->uevent.event_file->uobj);
 
 	if (cmd->srq_type == IB_SRQT_XRC)
 		resp.srqn = srq->ext.xrc.srq_num;
@@ -308,5 +325,180 @@ const struct uverbs_write_cmd uverbs_srq_cmds[] = {
 		     struct ovb_query_srq_req,
 		     struct ovb_query_srq_resp, 0,
 		     UVERBS_NEEDS(query_srq), UVERBS_NEEDS(destroy_srq)),
+	{ }
+};
+
+/* ---------------------------------------------------- the ioctl methods */
+
+/* What an SRQ of @init's type needs besides the PD. */
+static int uverbs_srq_type_deps(struct uverbs_attr_bundle *attrs,
+				struct ib_srq_init_attr *init,
+				struct ib_uobject **xrcd_uobj)
+{
+	if (ib_srq_has_cq(init->srq_type)) {
+		init->ext.cq = uverbs_attr_get_obj(attrs,
+						   UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE);
+		if (IS_ERR(init->ext.cq))
+			return PTR_ERR(init->ext.cq);
+	}
+	switch (init->srq_type) {
+	case IB_SRQT_XRC:
+		*xrcd_uobj = uverbs_attr_get_uobject(attrs,
+						     UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE);
+		if (IS_ERR(*xrcd_uobj))
+			return PTR_ERR(*xrcd_uobj);
+		init->ext.xrc.xrcd = (*xrcd_uobj)->object;
+		return init->ext.xrc.xrcd ? 0 : -EINVAL;
+	case IB_SRQT_TM:
+		return uverbs_copy_from(&init->ext.tag_matching.max_num_tags,
+					attrs, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS);
+	case IB_SRQT_BASIC:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+	struct ib_usrq_object *usrq =
+		container_of(uobj, struct ib_usrq_object, uevent.uobject);
+	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
+					       UVERBS_ATTR_CREATE_SRQ_PD_HANDLE);
+	struct ib_uobject *xrcd_uobj = NULL;
+	struct ib_srq_init_attr init = {};
+	struct ib_srq *srq;
+	int ret;
+
+	ret = uverbs_copy_from(&init.attr.max_sge, attrs,
+			       UVERBS_ATTR_CREATE_SRQ_MAX_SGE);
+	if (!ret)
+		ret = uverbs_copy_from(&init.attr.max_wr, attrs,
+				       UVERBS_ATTR_CREATE_SRQ_MAX_WR);
+	if (!ret)
+		ret = uverbs_copy_from(&init.attr.srq_limit, attrs,
+				       UVERBS_ATTR_CREATE_SRQ_LIMIT);
+	if (!ret)
+		ret = uverbs_copy_from(&uobj->user_handle, attrs,
+				       UVERBS_ATTR_CREATE_SRQ_USER_HANDLE);
+	if (!ret)
+		ret = uverbs_get_const(&init.srq_type, attrs,
+				       UVERBS_ATTR_CREATE_SRQ_TYPE);
+	if (!ret)
+		ret = uverbs_srq_type_deps(attrs, &init, &xrcd_uobj);
+	if (ret)
+		return ret;
+	/* CLOSE_XRCD refuses while SRQs of the domain exist. */
+	if (xrcd_uobj) {
+		usrq->uxrcd = container_of(xrcd_uobj, struct ib_uxrcd_object,
+					   uobject);
+		atomic_inc(&usrq->uxrcd->refcnt);
+	}
+
+	srq = uverbs_srq_create_hw(usrq, pd, &init, attrs,
+				   UVERBS_ATTR_CREATE_SRQ_EVENT_FD);
+	if (IS_ERR(srq)) {
+		if (usrq->uxrcd)
+			atomic_dec(&usrq->uxrcd->refcnt);
+		return PTR_ERR(srq);
+	}
+	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+
+	/* The driver may have rounded the sizes up. */
+	ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+			     &init.attr.max_wr, sizeof(init.attr.max_wr));
+	if (!ret)
+		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+				     &init.attr.max_sge, sizeof(init.attr.max_sge));
+	if (!ret && init.srq_type == IB_SRQT_XRC)
+		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+				     &srq->ext.xrc.srq_num,
+				     sizeof(srq->ext.xrc.srq_num));
+	return ret;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_CREATE,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_HANDLE,
+					    UVERBS_OBJECT_SRQ,
+					    UVERBS_ACCESS_NEW,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE,
+					    UVERBS_OBJECT_PD,
+					    UVERBS_ACCESS_READ,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_CREATE_SRQ_TYPE,
+						 enum ib_uverbs_srq_type,
+						 UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+					       UVERBS_ATTR_TYPE(u64),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_WR,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_LIMIT,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE,
+					    UVERBS_OBJECT_XRCD,
+					    UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ,
+					    UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_OPTIONAL),
+			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_SRQ_EVENT_FD,
+					   UVERBS_OBJECT_ASYNC_EVENT,
+					   UVERBS_ACCESS_READ,
+					   UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+						UVERBS_ATTR_TYPE(u32),
+						UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+						UVERBS_ATTR_TYPE(u32),
+						UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+						UVERBS_ATTR_TYPE(u32),
+						UA_OPTIONAL),
+			    UVERBS_ATTR_UHW());
+
+/* The object is gone already; its event counters are still readable. */
+static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_SRQ_HANDLE);
+	struct ib_usrq_object *usrq =
+		container_of(uobj, struct ib_usrq_object, uevent.uobject);
+	struct ovb_destroy_srq_resp resp = {
+		.events_reported = usrq->uevent.events_reported,
+	};
+
+	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp,
+			      sizeof(resp));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_DESTROY,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_SRQ_HANDLE,
+					    UVERBS_OBJECT_SRQ,
+					    UVERBS_ACCESS_DESTROY,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_SRQ_RESP,
+						UVERBS_ATTR_TYPE(struct ovb_destroy_srq_resp),
+						UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_SRQ, uverbs_srq_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_CREATE),
+			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_srq[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_SRQ,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_srq)),
 	{ }
 };

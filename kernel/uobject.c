@@ -595,6 +595,55 @@ void uverbs_finalize_new_object(struct ib_uobject *uobj, bool commit,
 		rdma_alloc_abort_uobject(uobj, attrs, true);
 }
 
+/* ------------------------------------------------- ioctl attribute access */
+
+/* The object an IDR/FD attribute names, looked up for @access. */
+struct ib_uobject *uverbs_get_uobject_from_file(u16 object_id,
+						enum uverbs_obj_access access,
+						s64 id,
+						struct uverbs_attr_bundle *attrs)
+{
+	static const enum rdma_lookup_mode modes[] = {
+		[UVERBS_ACCESS_READ] = UVERBS_LOOKUP_READ,
+		[UVERBS_ACCESS_WRITE] = UVERBS_LOOKUP_WRITE,
+		[UVERBS_ACCESS_DESTROY] = UVERBS_LOOKUP_DESTROY,
+	};
+	const struct uverbs_api_object *obj =
+		uapi_get_object(attrs->ufile->device->uapi, object_id);
+
+	if (access == UVERBS_ACCESS_NEW)
+		return rdma_alloc_begin_uobject(obj, attrs);
+	if (WARN_ON(access >= ARRAY_SIZE(modes)))
+		return ERR_PTR(-EOPNOTSUPP);
+	return rdma_lookup_get_uobject(obj, attrs->ufile, id, modes[access],
+				       attrs);
+}
+
+/* The end of an ioctl: commit or abort NEW objects, unlock the others. */
+void uverbs_finalize_object(struct ib_uobject *uobj,
+			    enum uverbs_obj_access access, bool hw_obj_valid,
+			    bool commit, struct uverbs_attr_bundle *attrs)
+{
+	switch (access) {
+	case UVERBS_ACCESS_READ:
+		rdma_lookup_put_uobject(uobj, UVERBS_LOOKUP_READ);
+		break;
+	case UVERBS_ACCESS_WRITE:
+		rdma_lookup_put_uobject(uobj, UVERBS_LOOKUP_WRITE);
+		break;
+	case UVERBS_ACCESS_DESTROY:
+		if (uobj)
+			rdma_lookup_put_uobject(uobj, UVERBS_LOOKUP_DESTROY);
+		break;
+	case UVERBS_ACCESS_NEW:
+		if (commit)
+			rdma_alloc_commit_uobject(uobj, attrs);
+		else
+			rdma_alloc_abort_uobject(uobj, attrs, hw_obj_valid);
+		break;
+	}
+}
+
 /* ------------------------------------------------------------- file teardown */
 
 void uverbs_file_init_objects(struct ib_uverbs_file *ufile)

@@ -35,6 +35,9 @@
 #include <rdma/uverbs_std_types.h>
 #include <rdma/uverbs_ioctl.h>
 
+#define UVERBS_MODULE_NAME ib_uverbs
+#include <rdma/uverbs_named_ioctl.h>
+
 /* ------------------------------------------------------------------ kABI */
 
 /* A uverbs character device: one per ib_device that supports user contexts. */
@@ -287,16 +290,6 @@ extern const struct uverbs_write_cmd uverbs_event_cmds[];
 
 /* ------------------------------------------------------- object types */
 
-/*
- * One entry per object type the module serves, with the driver operation
- * that must exist for it (0: always).
- */
-struct uverbs_object_decl {
-	u16 id;			/* UVERBS_OBJECT_* */
-	const struct uverbs_obj_type *type;
-	u16 needs;
-};
-
 /* uverbs_idr_class / uverbs_fd_class come from <rdma/uverbs_types.h> */
 extern const struct uverbs_obj_fd_type uverbs_async_event_type;
 extern const struct uverbs_obj_fd_type uverbs_comp_channel_type;
@@ -312,7 +305,29 @@ extern const struct uverbs_obj_idr_type uverbs_wq_type;
 extern const struct uverbs_obj_idr_type uverbs_rwq_ind_tbl_type;
 extern const struct uverbs_obj_idr_type uverbs_flow_type;
 
-/* uapi.c: the per-device API (objects and write commands) */
+/*
+ * The ioctl object trees of the module, in the public <rdma/uverbs_ioctl.h>
+ * format drivers use for their own (ib_device::driver_def); uapi.c merges
+ * them per device.
+ */
+extern const struct uapi_definition uverbs_def_obj_device[];
+extern const struct uapi_definition uverbs_def_device_write[];
+extern const struct uapi_definition uverbs_def_device_gid[];
+extern const struct uapi_definition uverbs_def_obj_async_fd[];
+extern const struct uapi_definition uverbs_def_obj_comp_channel[];
+extern const struct uapi_definition uverbs_def_obj_pd[];
+extern const struct uapi_definition uverbs_def_obj_mr[];
+extern const struct uapi_definition uverbs_def_obj_mw[];
+extern const struct uapi_definition uverbs_def_obj_ah[];
+extern const struct uapi_definition uverbs_def_obj_cq[];
+extern const struct uapi_definition uverbs_def_obj_qp[];
+extern const struct uapi_definition uverbs_def_obj_srq[];
+extern const struct uapi_definition uverbs_def_obj_xrcd[];
+extern const struct uapi_definition uverbs_def_obj_wq[];
+extern const struct uapi_definition uverbs_def_obj_rwq_ind_tbl[];
+extern const struct uapi_definition uverbs_def_obj_flow[];
+
+/* uapi.c: the per-device API (objects, ioctl methods, write commands) */
 struct uverbs_api *uverbs_build_api(struct ib_device *ibdev);
 void uverbs_destroy_api(struct uverbs_api *uapi);
 const struct uverbs_api_write_method *
@@ -364,6 +379,21 @@ int uobj_destroy(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs);
 void uverbs_finalize_new_object(struct ib_uobject *uobj, bool commit,
 				struct uverbs_attr_bundle *attrs);
 
+/* ioctl.c: the ioctl() ABI */
+long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+size_t uverbs_call_size(unsigned int key_bitmap_len, unsigned int num_attrs);
+void uverbs_fill_udata(struct uverbs_attr_bundle *bundle,
+		       struct ib_udata *udata, unsigned int attr_in,
+		       unsigned int attr_out);
+int uverbs_output_written(const struct uverbs_attr_bundle *bundle, size_t idx);
+struct ib_uobject *uverbs_get_uobject_from_file(u16 object_id,
+						enum uverbs_obj_access access,
+						s64 id,
+						struct uverbs_attr_bundle *attrs);
+void uverbs_finalize_object(struct ib_uobject *uobj,
+			    enum uverbs_obj_access access, bool hw_obj_valid,
+			    bool commit, struct uverbs_attr_bundle *attrs);
+
 /* mmap.c: driver mmaps through ib_core's rdma_user_mmap_* helpers */
 int uverbs_mmap(struct file *filp, struct vm_area_struct *vma);
 void uverbs_user_mmap_disassociate(struct ib_uverbs_file *ufile);
@@ -385,10 +415,18 @@ void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr);
 void ib_uverbs_release_ucq(struct ib_uverbs_completion_event_file *ev_file,
 			   struct ib_ucq_object *uobj);
 void ib_uverbs_release_uevent(struct ib_uevent_object *uobj);
+struct ib_uverbs_async_event_file *
+uverbs_get_async_event(struct uverbs_attr_bundle *attrs, u16 attr);
 struct ib_uverbs_completion_event_file *
 uverbs_lookup_comp_file(s32 fd, struct uverbs_attr_bundle *attrs);
 
 /* Shared helpers of the command files */
+struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
+				  struct ib_device *ibdev, struct ib_pd *pd,
+				  struct ib_qp_init_attr *init,
+				  struct ib_uobject *xrcd_uobj,
+				  struct uverbs_attr_bundle *attrs,
+				  u16 event_fd_attr);
 int uverbs_dealloc_mw(struct ib_mw *mw);
 void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj);
 int ib_uverbs_dealloc_xrcd(struct ib_uobject *uobject, struct ib_xrcd *xrcd,

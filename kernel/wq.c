@@ -8,6 +8,40 @@
 
 #include "uverbs.h"
 
+/* The hardware WQ of a new uwq, for write() and ioctl alike. */
+static struct ib_wq *uverbs_wq_create_hw(struct ib_uwq_object *uwq,
+					 struct ib_pd *pd, struct ib_cq *cq,
+					 struct ib_wq_init_attr *init,
+					 struct uverbs_attr_bundle *attrs,
+					 u16 event_fd_attr)
+{
+	struct ib_wq *wq;
+
+	INIT_LIST_HEAD(&uwq->uevent.event_list);
+	uwq->uevent.event_file = uverbs_get_async_event(attrs, event_fd_attr);
+	init->event_handler = ib_uverbs_wq_event_handler;
+	init->wq_context = attrs->ufile;
+	init->cq = cq;
+	wq = pd->device->ops.create_wq(pd, init, &attrs->driver_udata);
+	if (IS_ERR(wq)) {
+		ib_uverbs_release_uevent(&uwq->uevent);
+		uwq->uevent.event_file = NULL;
+		return wq;
+	}
+	/* The driver allocates the WQ; the core fields are ours to fill. */
+	wq->uobject = uwq;
+	wq->wq_type = init->wq_type;
+	wq->cq = cq;
+	wq->pd = pd;
+	wq->device = pd->device;
+	wq->wq_context = init->wq_context;
+	atomic_set(&wq->usecnt, 0);
+	atomic_inc(&pd->usecnt);
+	atomic_inc(&cq->usecnt);
+	uwq->uevent.uobject.object = wq;
+	return wq;
+}
+
 static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_ex_create_wq_resp resp = {};
@@ -32,7 +66,6 @@ static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
 		return PTR_ERR(uobj);
 	uwq = container_of(uobj, struct ib_uwq_object, uevent.uobject);
 	uobj->user_handle = cmd.user_handle;
-	INIT_LIST_HEAD(&uwq->uevent.event_list);
 
 	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
 	if (IS_ERR(pd)) {
@@ -45,32 +78,17 @@ static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
 		goto err_pd;
 	}
 
-	init.cq = cq;
 	init.max_sge = cmd.max_sge;
 	init.max_wr = cmd.max_wr;
 	init.wq_type = cmd.wq_type;
-	init.event_handler = ib_uverbs_wq_event_handler;
 	init.create_flags = cmd.create_flags;
-
-	wq = pd->device->ops.create_wq(pd, &init, &attrs->driver_udata);
+	/* write() has no event fd attribute: the file's default one. */
+	wq = uverbs_wq_create_hw(uwq, pd, cq, &init, attrs,
+				 UVERBS_ATTR_CREATE_WQ_EVENT_FD);
 	if (IS_ERR(wq)) {
 		ret = PTR_ERR(wq);
 		goto err_cq;
 	}
-
-	/* The driver allocates the WQ; the core fields are ours to fill. */
-	wq->uobject = uwq;
-	wq->wq_type = init.wq_type;
-	wq->cq = cq;
-	wq->pd = pd;
-	wq->device = pd->device;
-	atomic_set(&wq->usecnt, 0);
-	atomic_inc(&pd->usecnt);
-	atomic_inc(&cq->usecnt);
-	uobj->object = wq;
-	uwq->uevent.event_file = READ_ONCE(attrs->ufile->default_async_file);
-	if (uwq->uevent.event_file)
-		uverbs_uobject_get(&uwq->uevent.event_file->uobj);
 
 	uobj_put_obj_read(pd);
 	rdma_lookup_put_uobject(&cq->uobject->uevent.uobject,
@@ -216,5 +234,139 @@ const struct uverbs_write_cmd uverbs_wq_cmds[] = {
 			offsetofend(struct ovb_ex_modify_wq_req,
 				    curr_wq_state), 0,
 			UVERBS_NEEDS(modify_wq), UVERBS_NEEDS(destroy_wq)),
+	{ }
+};
+
+/* ---------------------------------------------------- the ioctl methods */
+
+static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_WQ_HANDLE);
+	struct ib_uwq_object *uwq =
+		container_of(uobj, struct ib_uwq_object, uevent.uobject);
+	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
+					       UVERBS_ATTR_CREATE_WQ_PD_HANDLE);
+	struct ib_cq *cq = uverbs_attr_get_obj(attrs,
+					       UVERBS_ATTR_CREATE_WQ_CQ_HANDLE);
+	struct ib_wq_init_attr init = {};
+	struct ib_wq *wq;
+	int ret;
+
+	ret = uverbs_get_flags32(&init.create_flags, attrs,
+				 UVERBS_ATTR_CREATE_WQ_FLAGS,
+				 IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING |
+				 IB_UVERBS_WQ_FLAGS_SCATTER_FCS |
+				 IB_UVERBS_WQ_FLAGS_DELAY_DROP |
+				 IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING);
+	if (!ret)
+		ret = uverbs_copy_from(&init.max_sge, attrs,
+				       UVERBS_ATTR_CREATE_WQ_MAX_SGE);
+	if (!ret)
+		ret = uverbs_copy_from(&init.max_wr, attrs,
+				       UVERBS_ATTR_CREATE_WQ_MAX_WR);
+	if (!ret)
+		ret = uverbs_copy_from(&uobj->user_handle, attrs,
+				       UVERBS_ATTR_CREATE_WQ_USER_HANDLE);
+	if (!ret)
+		ret = uverbs_get_const(&init.wq_type, attrs,
+				       UVERBS_ATTR_CREATE_WQ_TYPE);
+	if (ret)
+		return ret;
+	if (init.wq_type != IB_WQT_RQ)
+		return -EINVAL;
+	/* 6.1 declares the CQ optional but dereferences it: we refuse. */
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+
+	wq = uverbs_wq_create_hw(uwq, pd, cq, &init, attrs,
+				 UVERBS_ATTR_CREATE_WQ_EVENT_FD);
+	if (IS_ERR(wq))
+		return PTR_ERR(wq);
+	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_WQ_HANDLE);
+
+	ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
+			     &init.max_wr, sizeof(init.max_wr));
+	if (!ret)
+		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,
+				     &init.max_sge, sizeof(init.max_sge));
+	if (!ret)
+		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM,
+				     &wq->wq_num, sizeof(wq->wq_num));
+	return ret;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_CREATE,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_HANDLE,
+					    UVERBS_OBJECT_WQ,
+					    UVERBS_ACCESS_NEW,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_PD_HANDLE,
+					    UVERBS_OBJECT_PD,
+					    UVERBS_ACCESS_READ,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_CREATE_WQ_TYPE,
+						 enum ib_wq_type,
+						 UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_USER_HANDLE,
+					       UVERBS_ATTR_TYPE(u64),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_MAX_WR,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_MAX_SGE,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_CREATE_WQ_FLAGS,
+						 enum ib_uverbs_wq_flags,
+						 UA_MANDATORY),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ,
+					    UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_WQ_EVENT_FD,
+					   UVERBS_OBJECT_ASYNC_EVENT,
+					   UVERBS_ACCESS_READ,
+					   UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
+						UVERBS_ATTR_TYPE(u32),
+						UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,
+						UVERBS_ATTR_TYPE(u32),
+						UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM,
+						UVERBS_ATTR_TYPE(u32),
+						UA_OPTIONAL),
+			    UVERBS_ATTR_UHW());
+
+/* The object is gone already; its event counters are still readable. */
+static int UVERBS_HANDLER(UVERBS_METHOD_WQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_WQ_HANDLE);
+	struct ib_uwq_object *uwq =
+		container_of(uobj, struct ib_uwq_object, uevent.uobject);
+	u32 resp = uwq->uevent.events_reported;
+
+	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_WQ_RESP, &resp,
+			      sizeof(resp));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_DESTROY,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_WQ_HANDLE,
+					    UVERBS_OBJECT_WQ,
+					    UVERBS_ACCESS_DESTROY,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_WQ_RESP,
+						UVERBS_ATTR_TYPE(u32),
+						UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_WQ, uverbs_wq_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_WQ_CREATE),
+			    &UVERBS_METHOD(UVERBS_METHOD_WQ_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_wq[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_WQ,
+				      UAPI_DEF_OBJ_NEEDS_FN(destroy_wq)),
 	{ }
 };

@@ -255,3 +255,19 @@ const struct uverbs_write_cmd uverbs_xrcd_cmds[] = {
 		     UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
 	{ }
 };
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_XRCD_DESTROY,
+				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_XRCD_HANDLE,
+						    UVERBS_OBJECT_XRCD,
+						    UVERBS_ACCESS_DESTROY,
+						    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_XRCD,
+			    uverbs_xrcd_type.type,
+			    &UVERBS_METHOD(UVERBS_METHOD_XRCD_DESTROY));
+
+const struct uapi_definition uverbs_def_obj_xrcd[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_XRCD,
+				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_xrcd)),
+	{ }
+};
