@@ -413,8 +413,8 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *at
 	if (!ret)
 		ret = uverbs_get_flags32(&init.flags, attrs,
 					 UVERBS_ATTR_CREATE_CQ_FLAGS,
-					 IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION |
-					 IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
+					 OVB_CREATE_CQ_FLAG_TIMESTAMP_COMPLETION |
+					 OVB_CREATE_CQ_FLAG_IGNORE_OVERRUN);
 	if (ret)
 		return ret;
 
