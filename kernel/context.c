@@ -450,7 +450,8 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_PORT,
 			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_PORT_PORT_NUM, u8,
 						 UA_MANDATORY),
 			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_PORT_RESP,
-						UVERBS_ATTR_STRUCT(struct ib_uverbs_query_port_resp_ex,
+						UVERBS_ATTR_STRUCT(struct
+								   ib_uverbs_query_port_resp_ex,
 								   reserved),
 						UA_MANDATORY));
 
