@@ -123,6 +123,8 @@ FIXTURE_SETUP(odp)
 	ret = load_module();
 	if (ret == -ENOENT)
 		SKIP(return, "odp_umem_test.ko not built (make selftests KDIR=...)");
+	if (ret == -ENOEXEC)	/* built for another kernel (vermagic) */
+		SKIP(return, "odp_umem_test.ko was built for another kernel (make selftests KDIR=...)");
 	ASSERT_EQ(0, ret);
 	self->fd = open_dev();
 	if (self->fd == -ENODEV)
