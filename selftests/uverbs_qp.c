@@ -104,25 +104,6 @@ FIXTURE_TEARDOWN(qp)
 		close(self->async_fd);
 }
 
-/*
- * How many QPs ib_core's resource tracker lists (their lines start with
- * the link, unlike the "dev" lines raw_res_count() counts), or -1.
- */
-static int qp_res_count(void)
-{
-	char line[512];
-	int n = 0;
-	FILE *p;
-
-	p = popen("rdma res show qp 2>/dev/null", "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p))
-		if (!strncmp(line, "link ", 5))
-			n++;
-	return pclose(p) == 0 ? n : -1;
-}
-
 /* Drops CAP_NET_RAW from this (forked test) process's effective set. */
 static int drop_net_raw(void)
 {
@@ -354,7 +335,7 @@ static void rc_pair(struct __test_metadata *_metadata,
 TEST_F(qp, create_query_destroy_each_type)
 {
 	static const __u8 types[] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD };
-	int before = qp_res_count();
+	int before = raw_res_count("qp");
 	unsigned int i;
 
 	if (_metadata->skip)
@@ -377,7 +358,7 @@ TEST_F(qp, create_query_destroy_each_type)
 		EXPECT_LE(1, qp.max_recv_sge);
 		EXPECT_LE(32, qp.max_inline_data);
 		if (before >= 0)
-			EXPECT_EQ(before + 1, qp_res_count());
+			EXPECT_EQ(before + 1, raw_res_count("qp"));
 
 		memset(&q, 0xff, sizeof(q));
 		ASSERT_EQ(0, query_qp(self->fd, qp.qp_handle, 0, &q));
@@ -395,7 +376,7 @@ TEST_F(qp, create_query_destroy_each_type)
 		EXPECT_EQ(-ENOENT, destroy_qp(self->fd, qp.qp_handle, NULL));
 		EXPECT_EQ(-ENOENT, query_qp(self->fd, qp.qp_handle, 0, &q));
 		if (before >= 0)
-			EXPECT_EQ(before, qp_res_count());
+			EXPECT_EQ(before, raw_res_count("qp"));
 	}
 }
 
@@ -432,7 +413,7 @@ TEST_F(qp, create_handle_checks)
 {
 	struct ib_uverbs_create_qp_resp qp = {};
 	struct ib_uverbs_create_qp req;
-	int before = qp_res_count();
+	int before = raw_res_count("qp");
 
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped */
@@ -470,7 +451,7 @@ TEST_F(qp, create_handle_checks)
 	EXPECT_EQ(-ENOENT, create_qp(self->fd, &req, &qp));
 
 	if (before >= 0)
-		EXPECT_EQ(before, qp_res_count());
+		EXPECT_EQ(before, raw_res_count("qp"));
 }
 
 TEST_F(qp, create_flags_and_sizes)
@@ -587,7 +568,7 @@ TEST_F(qp, create_flags_and_sizes)
 TEST_F(qp, create_with_bad_response_pointer_leaves_nothing)
 {
 	struct ib_uverbs_create_qp req;
-	int before = qp_res_count();
+	int before = raw_res_count("qp");
 
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped */
@@ -597,7 +578,7 @@ TEST_F(qp, create_with_bad_response_pointer_leaves_nothing)
 	EXPECT_EQ(-EFAULT, raw_cmd(self->fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
 				   sizeof(req), sizeof(struct qp_out)));
 	if (before >= 0)
-		EXPECT_EQ(before, qp_res_count());
+		EXPECT_EQ(before, raw_res_count("qp"));
 	/* The PD has no user left: it goes. */
 	EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
 }
@@ -980,7 +961,7 @@ TEST_F(qp, destroy_reports_and_closes_cleanly)
 	struct ib_uverbs_create_qp_resp qp;
 	struct ib_uverbs_create_qp req;
 	struct ib_uverbs_destroy_qp dreq;
-	int before = qp_res_count();
+	int before = raw_res_count("qp");
 	int i;
 
 	if (_metadata->skip)
@@ -1003,11 +984,11 @@ TEST_F(qp, destroy_reports_and_closes_cleanly)
 		ASSERT_EQ(0, create_qp(self->fd, &req, &qp));
 	}
 	if (before >= 0)
-		EXPECT_EQ(before + 3, qp_res_count());
+		EXPECT_EQ(before + 3, raw_res_count("qp"));
 	close(self->fd);
 	self->fd = -1;
 	if (before >= 0)
-		EXPECT_EQ(before, qp_res_count());
+		EXPECT_EQ(before, raw_res_count("qp"));
 }
 
 TEST_F(qp, post_send_doorbell)
@@ -1317,7 +1298,7 @@ TEST_F(qp, multicast_attach_detach)
 	static const __u8 mgid2[16] = { 0xff, 0x0e, [15] = 0x43 };
 	struct ib_uverbs_create_qp_resp ud, rc;
 	struct ib_uverbs_create_qp req;
-	int before = qp_res_count();
+	int before = raw_res_count("qp");
 
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped */
@@ -1366,7 +1347,7 @@ TEST_F(qp, multicast_attach_detach)
 	close(self->fd);
 	self->fd = -1;
 	if (before >= 0)
-		EXPECT_EQ(before, qp_res_count());
+		EXPECT_EQ(before, raw_res_count("qp"));
 }
 
 /*
@@ -1381,7 +1362,7 @@ TEST_F(qp, multicast_one_gid_two_lids)
 	static const __u8 mgid[16] = { 0xff, 0x0e, [15] = 0x44 };
 	struct ib_uverbs_create_qp_resp ud;
 	struct ib_uverbs_create_qp req;
-	int before = qp_res_count();
+	int before = raw_res_count("qp");
 
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped */
@@ -1411,7 +1392,7 @@ TEST_F(qp, multicast_one_gid_two_lids)
 	close(self->fd);
 	self->fd = -1;
 	if (before >= 0)
-		EXPECT_EQ(before, qp_res_count());
+		EXPECT_EQ(before, raw_res_count("qp"));
 }
 
 /* The QP verbs through libibverbs: rc_pingpong's control path. */

@@ -193,8 +193,10 @@ static inline int raw_stack_is_intree(void)
 }
 
 /*
- * How many objects of @type ("cq", "srq", ...) ib_core's resource tracker
+ * How many objects of @type ("pd", "qp", ...) ib_core's resource tracker
  * lists (rdma res show), or -1 when the tool cannot tell.  Leak checks.
+ * Per-device objects print as "dev ..." lines, per-port ones (QPs, CM ids)
+ * as "link ..." lines.
  */
 static inline int raw_res_count(const char *type)
 {
@@ -207,9 +209,25 @@ static inline int raw_res_count(const char *type)
 	if (!p)
 		return -1;
 	while (fgets(line, sizeof(line), p))
-		if (!strncmp(line, "dev ", 4))
+		if (!strncmp(line, "dev ", 4) || !strncmp(line, "link ", 5))
 			n++;
 	return pclose(p) == 0 ? n : -1;
+}
+
+/* This process's pinned memory (VmPin), in kB; -1 if unknown. */
+static inline long raw_vm_pin_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
 }
 
 #endif /* UVERBS_RAW_H */

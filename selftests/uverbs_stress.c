@@ -31,21 +31,6 @@
 static const char *const res_types[] = { "pd", "cq", "mr", "srq" };
 #define NRES (sizeof(res_types) / sizeof(res_types[0]))
 
-/* QPs: the tracker's lines start with "link" (raw_res_count counts "dev"). */
-static int qp_count(void)
-{
-	char line[512];
-	int n = 0;
-	FILE *p = popen("rdma res show qp 2>/dev/null", "r");
-
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p))
-		if (!strncmp(line, "link ", 5))
-			n++;
-	return pclose(p) == 0 ? n : -1;
-}
-
 /* Everything the leak checks compare: tracker counts, module refcnt. */
 struct census {
 	int res[NRES];
@@ -72,7 +57,7 @@ static void take_census(struct census *c)
 
 	for (i = 0; i < NRES; i++)
 		c->res[i] = raw_res_count(res_types[i]);
-	c->qp = qp_count();
+	c->qp = raw_res_count("qp");
 	c->refcnt = module_refcnt();
 }
 
@@ -97,21 +82,6 @@ static int census_diff(const struct census *before)
 }
 
 #define EXPECT_CENSUS(before) EXPECT_EQ(0, census_diff(before))
-
-static long vm_pin_kb(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
 
 static double now(void)
 {
@@ -697,7 +667,7 @@ TEST_F_TIMEOUT(stress, memlock_cap_ipc_lock_and_vmpin, 120)
 	p = mmap(NULL, 2 * len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, vm_pin_kb());
+	ASSERT_EQ(0, raw_vm_pin_kb());
 	ASSERT_EQ(0, set_memlock(4096));
 	fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
@@ -707,13 +677,13 @@ TEST_F_TIMEOUT(stress, memlock_cap_ipc_lock_and_vmpin, 120)
 	/* root: CAP_IPC_LOCK bypasses the limit, VmPin still counts. */
 	ASSERT_EQ(0, reg_mr(fd, pd, p, len, &a));
 	ASSERT_EQ(0, reg_mr(fd, pd, p + len, len, &b));
-	EXPECT_EQ(2 * len / 1024, vm_pin_kb());
+	EXPECT_EQ(2 * len / 1024, raw_vm_pin_kb());
 	EXPECT_EQ(0, dereg_mr(fd, a));
-	EXPECT_EQ(len / 1024, vm_pin_kb());
+	EXPECT_EQ(len / 1024, raw_vm_pin_kb());
 	/* Closing with an MR registered gives its pages back. */
 	close(fd);
 	close(ctx.async_fd);
-	EXPECT_EQ(0, vm_pin_kb());
+	EXPECT_EQ(0, raw_vm_pin_kb());
 
 	/* Without CAP_IPC_LOCK (a new file: new credentials) it binds. */
 	ASSERT_EQ(0, syscall(SYS_capget, &hdr, caps));
@@ -727,13 +697,13 @@ TEST_F_TIMEOUT(stress, memlock_cap_ipc_lock_and_vmpin, 120)
 	ASSERT_LE(0, pd);
 	ASSERT_EQ(0, reg_mr(fd, pd, p, len, &a));
 	EXPECT_EQ(-ENOMEM, reg_mr(fd, pd, p + len, 4096, NULL));
-	EXPECT_EQ(len / 1024, vm_pin_kb());
+	EXPECT_EQ(len / 1024, raw_vm_pin_kb());
 	EXPECT_EQ(0, dereg_mr(fd, a));
-	EXPECT_EQ(0, vm_pin_kb());
+	EXPECT_EQ(0, raw_vm_pin_kb());
 	EXPECT_EQ(0, reg_mr(fd, pd, p + len, len, &b));
 	close(fd);
 	close(ctx.async_fd);
-	EXPECT_EQ(0, vm_pin_kb());
+	EXPECT_EQ(0, raw_vm_pin_kb());
 	munmap(p, 2 * len);
 }
 
@@ -785,8 +755,8 @@ static void many_child(int nmr, int nqp, int out, int go)
 			r.failed_at = nmr + i;
 	r.qp_s = now() - t0;
 	r.mr = raw_res_count("mr");
-	r.qp = qp_count();
-	r.pin_kb = vm_pin_kb();
+	r.qp = raw_res_count("qp");
+	r.pin_kb = raw_vm_pin_kb();
 	if (write(out, &r, sizeof(r)) != sizeof(r) || read(go, &c, 1) != 1)
 		_exit(31);
 	_exit(0);

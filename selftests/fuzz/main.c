@@ -31,6 +31,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "../uverbs_raw.h"
+
 #include "fuzz.h"
 
 #define RND(n)		prng_below(&fz->rng, (n))
@@ -41,39 +43,6 @@ static const char *const res_types[] = { "pd", "cq", "qp", "mr", "srq" };
 #define NRES (sizeof(res_types) / sizeof(res_types[0]))
 
 static uint64_t last_mmap_offset;
-
-/* Objects of @type ib_core's resource tracker lists, -1 if unknown. */
-static int res_count(const char *type)
-{
-	char cmd[128], line[512];
-	int n = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "rdma res show %s 2>/dev/null", type);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p))
-		if (!strncmp(line, "dev ", 4) || !strncmp(line, "link ", 5))
-			n++;
-	return pclose(p) == 0 ? n : -1;
-}
-
-/* This process's pinned memory (VmPin), in kB; -1 if unknown. */
-static long vm_pin_kb(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
 
 static void digest(struct fz *fz, uint64_t v)
 {
@@ -509,7 +478,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < (int)NRES; i++)
-		base[i] = res_count(res_types[i]);
+		base[i] = raw_res_count(res_types[i]);
 	for (i = 0; i < FZ_NFILES; i++)
 		if (file_open(&fz->files[i])) {
 			printf("Bail out! open %s: %s\n", device,
@@ -553,7 +522,7 @@ int main(int argc, char **argv)
 	       fails ? "not " : "");
 
 	for (i = 0; i < (int)NRES; i++) {
-		after[i] = res_count(res_types[i]);
+		after[i] = raw_res_count(res_types[i]);
 		if (after[i] != base[i]) {
 			printf("# %s: %d before, %d after closing every file\n",
 			       res_types[i], base[i], after[i]);
@@ -562,7 +531,7 @@ int main(int argc, char **argv)
 	}
 	printf("%sok 2 every object is gone once the files are closed\n",
 	       leaks ? "not " : "");
-	pin = vm_pin_kb();
+	pin = raw_vm_pin_kb();
 	if (pin)
 		printf("# VmPin %ld kB after closing every file\n", pin);
 	printf("%sok 3 no pinned memory left\n", pin ? "not " : "");
