@@ -387,7 +387,8 @@ static struct ib_uobject *fd_lookup_get(const struct uverbs_api_object *obj,
 
 	if (mode != UVERBS_LOOKUP_READ)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (id < 0 || id > INT_MAX)
+	/* Any int is looked up (-1 included: EBADF); wider is EINVAL. */
+	if (id != (int)id)
 		return ERR_PTR(-EINVAL);
 
 	f = fget(id);

@@ -709,6 +709,45 @@ TEST_F(ioctl, cq_create_checks_and_creates)
 }
 
 /* QP_CREATE of an RC QP on @pd/@cq; 0 or -errno. */
+/*
+ * An FD attribute is looked up as an int: -1 or any fd that is not a file
+ * of the right kind is EBADF, a value wider than an int EINVAL (the fuzzer
+ * found ours answering EINVAL for -1).
+ */
+TEST_F(ioctl, fd_attrs_are_ints_and_ebadf_when_not_ours)
+{
+	static const struct { __s64 fd; int err; } cases[] = {
+		{ -1, -EBADF }, { -1000, -EBADF }, { 1000, -EBADF },
+		{ 0, -EBADF }, { 0x100000000ll, -EINVAL }, { -0x80000001ll, -EINVAL },
+	};
+	__u32 cqe = 4, vector = 0, real_cqe;
+	__u64 user_handle = 1;
+	char drv[64];
+	struct ioc c;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
+		ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
+		ioc_in(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, &user_handle,
+		       sizeof(user_handle));
+		ioc_in(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, &vector,
+		       sizeof(vector));
+		ioc_out(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &real_cqe,
+			sizeof(real_cqe));
+		ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
+		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, cases[i].fd);
+		EXPECT_EQ(cases[i].err, ioc_call(self->fd, &c))
+			TH_LOG("comp channel fd %lld", (long long)cases[i].fd);
+		/* the async event file is no completion channel either */
+		if (i == 0) {
+			c.attrs[c.hdr.num_attrs - 1].data = self->async_fd;
+			EXPECT_EQ(-EBADF, ioc_call(self->fd, &c));
+		}
+	}
+}
+
 static int ioctl_create_qp(int fd, __s64 pd, __u32 cq, __u64 type,
 			   __u32 *handle, __u32 *qpn,
 			   struct ib_uverbs_qp_cap *out)
