@@ -41,6 +41,7 @@ struct io_attr {
 	uint8_t kind;
 	uint8_t obj;		/* IO_NEW/IO_IDR: enum fz_obj */
 	uint32_t lo, hi;
+	uint8_t optional;	/* left out half the time */
 };
 
 struct io_method {
@@ -50,7 +51,8 @@ struct io_method {
 	int destroys;		/* attrs[0] is the handle destroyed */
 };
 
-#define A(id, kind, obj, lo, hi)	{ id, kind, obj, lo, hi }
+#define A(id, kind, obj, lo, hi)	{ id, kind, obj, lo, hi, 0 }
+#define OPT(id, kind, obj)	{ id, kind, obj, 0, 0, 1 }
 #define NEW(id, obj)		A(id, IO_NEW, obj, 0, 0)
 #define IDR(id, obj)		A(id, IO_IDR, obj, 0, 0)
 #define U32(id, lo, hi)		A(id, IO_U32, 0, lo, hi)
@@ -59,8 +61,9 @@ struct io_method {
 #define OUT(id, lo, hi)		A(id, IO_OUT, 0, lo, hi)
 #define CONST(id, lo, hi)	A(id, IO_CONST, 0, lo, hi)
 #define FLAGS(id, bytes, bits)	A(id, IO_FLAGS, 0, bytes, bits)
-#define UHW			IN(UVERBS_ATTR_UHW_IN, 0, 16), \
-				OUT(UVERBS_ATTR_UHW_OUT, 0, 64)
+/* rxe takes no driver input: an empty UHW_IN, or none (mutations vary it) */
+#define UHW_IN			OPT(UVERBS_ATTR_UHW_IN, IO_IN, 0)
+#define UHW			UHW_IN, OUT(UVERBS_ATTR_UHW_OUT, 0, 64)
 
 static const struct io_method io_methods[] = {
 	{ "GET_CONTEXT", UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT, {
@@ -70,22 +73,22 @@ static const struct io_method io_methods[] = {
 		OUT(UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, 4, 4),
 		OUT(UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, 8, 8) } },
 	{ "QUERY_PORT", UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT, {
-		CONST(UVERBS_ATTR_QUERY_PORT_PORT_NUM, 0, 2),
-		OUT(UVERBS_ATTR_QUERY_PORT_RESP, 40, 64) } },
+		CONST(UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1, 2),
+		OUT(UVERBS_ATTR_QUERY_PORT_RESP, 48, 64) } },
 	{ "INFO_HANDLES", UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES, {
 		CONST(UVERBS_ATTR_INFO_OBJECT_ID, 0, 20),
 		OUT(UVERBS_ATTR_INFO_TOTAL_HANDLES, 4, 4),
 		OUT(UVERBS_ATTR_INFO_HANDLES_LIST, 0, 256) } },
 	{ "QUERY_GID_TABLE", UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE, {
-		U64(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 24, 40),
+		CONST(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 32, 34),
 		FLAGS(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0),
-		OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, 0, 1024),
+		OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, 256, 1024),
 		OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8, 8) } },
 	{ "QUERY_GID_ENTRY", UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY, {
-		U32(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 0, 2),
-		U32(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 0, 20),
+		CONST(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 0, 2),
+		CONST(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 0, 4),
 		FLAGS(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 4, 0),
-		OUT(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, 24, 40) } },
+		OUT(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, 32, 40) } },
 	{ "ASYNC_EVENT_ALLOC", UVERBS_OBJECT_ASYNC_EVENT,
 	  UVERBS_METHOD_ASYNC_EVENT_ALLOC, {
 		A(UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, IO_FD_NEW, 0, 0, 0) } },
@@ -116,14 +119,14 @@ static const struct io_method io_methods[] = {
 		IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, FZ_MR) }, 1 },
 	{ "CQ_CREATE", UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, {
 		NEW(UVERBS_ATTR_CREATE_CQ_HANDLE, FZ_CQ),
-		U32(UVERBS_ATTR_CREATE_CQ_CQE, 0, 300),
+		U32(UVERBS_ATTR_CREATE_CQ_CQE, 1, 300),
 		U64(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 0, ~0u),
-		A(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, IO_FD, FZ_CHANNEL, 0, 0),
-		U32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0, 2),
+		OPT(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, IO_FD, FZ_CHANNEL),
+		U32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0, 1),
 		FLAGS(UVERBS_ATTR_CREATE_CQ_FLAGS, 4, 3),
 		OUT(UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, 4),
-		A(UVERBS_ATTR_CREATE_CQ_EVENT_FD, IO_FD, FZ_NOBJ, 0, 0),
-		IN(UVERBS_ATTR_UHW_IN, 0, 16),
+		OPT(UVERBS_ATTR_CREATE_CQ_EVENT_FD, IO_FD, FZ_NOBJ),
+		UHW_IN,
 		OUT(UVERBS_ATTR_UHW_OUT, sizeof(struct rxe_create_cq_resp), 64) } },
 	{ "CQ_DESTROY", UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY, {
 		IDR(UVERBS_ATTR_DESTROY_CQ_HANDLE, FZ_CQ),
@@ -133,15 +136,15 @@ static const struct io_method io_methods[] = {
 		IDR(UVERBS_ATTR_CREATE_QP_PD_HANDLE, FZ_PD),
 		IDR(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, FZ_CQ),
 		IDR(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, FZ_CQ),
-		IDR(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, FZ_SRQ),
+		OPT(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, IO_IDR, FZ_SRQ),
 		U64(UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0, ~0u),
 		IN(UVERBS_ATTR_CREATE_QP_CAP, 20, 20),
-		CONST(UVERBS_ATTR_CREATE_QP_TYPE, 2, 10),
+		CONST(UVERBS_ATTR_CREATE_QP_TYPE, 2, 4),
 		FLAGS(UVERBS_ATTR_CREATE_QP_FLAGS, 4, 0x3f),
-		A(UVERBS_ATTR_CREATE_QP_EVENT_FD, IO_FD, FZ_NOBJ, 0, 0),
+		OPT(UVERBS_ATTR_CREATE_QP_EVENT_FD, IO_FD, FZ_NOBJ),
 		OUT(UVERBS_ATTR_CREATE_QP_RESP_CAP, 20, 20),
 		OUT(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, 4, 4),
-		IN(UVERBS_ATTR_UHW_IN, 0, 16),
+		UHW_IN,
 		OUT(UVERBS_ATTR_UHW_OUT, sizeof(struct rxe_create_qp_resp), 64) } },
 	{ "QP_DESTROY", UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY, {
 		IDR(UVERBS_ATTR_DESTROY_QP_HANDLE, FZ_QP),
@@ -150,15 +153,15 @@ static const struct io_method io_methods[] = {
 		NEW(UVERBS_ATTR_CREATE_SRQ_HANDLE, FZ_SRQ),
 		IDR(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, FZ_PD),
 		U64(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, 0, ~0u),
-		U32(UVERBS_ATTR_CREATE_SRQ_MAX_WR, 0, 300),
-		U32(UVERBS_ATTR_CREATE_SRQ_MAX_SGE, 0, 40),
-		U32(UVERBS_ATTR_CREATE_SRQ_LIMIT, 0, 300),
-		CONST(UVERBS_ATTR_CREATE_SRQ_TYPE, 0, 3),
-		A(UVERBS_ATTR_CREATE_SRQ_EVENT_FD, IO_FD, FZ_NOBJ, 0, 0),
+		U32(UVERBS_ATTR_CREATE_SRQ_MAX_WR, 1, 300),
+		U32(UVERBS_ATTR_CREATE_SRQ_MAX_SGE, 1, 8),
+		U32(UVERBS_ATTR_CREATE_SRQ_LIMIT, 0, 16),
+		CONST(UVERBS_ATTR_CREATE_SRQ_TYPE, 0, 1),
+		OPT(UVERBS_ATTR_CREATE_SRQ_EVENT_FD, IO_FD, FZ_NOBJ),
 		OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, 4, 4),
 		OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, 4, 4),
 		OUT(UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM, 4, 4),
-		IN(UVERBS_ATTR_UHW_IN, 0, 16),
+		UHW_IN,
 		OUT(UVERBS_ATTR_UHW_OUT, sizeof(struct rxe_create_srq_resp), 64) } },
 	{ "SRQ_DESTROY", UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY, {
 		IDR(UVERBS_ATTR_DESTROY_SRQ_HANDLE, FZ_SRQ),
@@ -240,7 +243,9 @@ static void fill(struct fz *fz, struct fz_file *f, const struct io_attr *s,
 		break;
 	case IO_FLAGS:
 		a->len = s->lo;
-		a->data = fz_random_word(fz) & (ONE_IN(8) ? ~0u : s->hi);
+		/* mostly none, as callers send; sometimes any bits */
+		if (ONE_IN(4))
+			a->data = fz_random_word(fz) & (ONE_IN(4) ? ~0u : s->hi);
 		break;
 	case IO_IN:
 		len = s->lo + RND(s->hi - s->lo + 1);
@@ -251,7 +256,7 @@ static void fill(struct fz *fz, struct fz_file *f, const struct io_attr *s,
 			break;
 		}
 		for (i = 0; i < len; i += 4) {
-			w = ONE_IN(3) ? fz_random_word(fz) : RND(64);
+			w = ONE_IN(10) ? fz_random_word(fz) : RND(16);
 			memcpy(*in + i, &w, len - i < 4 ? len - i : 4);
 		}
 		a->data = (uintptr_t)*in;
@@ -416,8 +421,8 @@ int fz_ioctl(struct fz *fz, struct fz_file *f, int mutated, unsigned int *id)
 	out = fz->arena.resp;
 	memset(out, 0, ARENA_RESP_SPAN);
 	for (i = 0; i < 14 && m->attrs[i].kind; i++) {
-		/* optional-looking attributes are left out now and then */
-		if (i && ONE_IN(12))
+		/* optional ones are left out half the time, any now and then */
+		if ((m->attrs[i].optional && ONE_IN(2)) || (i && ONE_IN(16)))
 			continue;
 		fill(fz, f, &m->attrs[i], &c.attrs[c.hdr.num_attrs], &in, &out);
 		c.spec[c.hdr.num_attrs++] = &m->attrs[i];
