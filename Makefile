@@ -100,7 +100,7 @@ userspace:
 # (unmodified rdma-core tools and perftest on our libibverbs + provider).
 selftests:
 	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests KDIR=$(KDIR) \
-		EXTERNAL_TESTS=$(TOP)/userspace/tests/guest/data-path
+		EXTERNAL_TESTS="$(TOP)/userspace/tests/guest/data-path $(TOP)/userspace/tests/guest/ovbtest-provider"
 
 # ---------------------------------------------------------------- tests
 uapi-check:

@@ -121,15 +121,13 @@ int uobj_destroy(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs)
 	int ret;
 
 	down_read(&ufile->hw_destroy_rwsem);
-	/* The file teardown may already have destroyed it: nothing to do. */
 	ret = uobject_try_lock(uobj, UVERBS_LOOKUP_WRITE);
 	if (ret)
 		goto out;
-	if (!uobj->object) {
-		ret = -EINVAL;
-		atomic_set(&uobj->usecnt, 0);
-		goto out;
-	}
+	/*
+	 * After a hot-unplug the hardware object is gone but the handle is
+	 * not: destroying it succeeds and frees the handle, as in 6.1.
+	 */
 	ret = uobject_destroy(uobj, RDMA_REMOVE_DESTROY, attrs);
 	if (ret)
 		atomic_set(&uobj->usecnt, 0);
