@@ -245,6 +245,170 @@ TEST_F(hca, copy_moves_bytes_and_counts)
 	EXPECT_EQ(0, hca_chan_destroy(self->fd, chan, NULL));
 }
 
+/* ---------------------------- core methods over optional driver operations */
+
+static int dm_alloc(int fd, __u64 length, __u32 alignment)
+{
+	struct ioc c;
+	int ret;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
+	ioc_obj(&c, UVERBS_ATTR_ALLOC_DM_HANDLE, 0);
+	ioc_in(&c, UVERBS_ATTR_ALLOC_DM_LENGTH, &length, sizeof(length));
+	ioc_in(&c, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, &alignment, sizeof(alignment));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+static int destroy(int fd, __u16 object, __u16 method, __u16 attr, __u32 h)
+{
+	struct ioc c;
+
+	hca_ioc_init(&c, object, method);
+	ioc_obj(&c, attr, h);
+	return ioc_call(fd, &c);
+}
+
+static int dm_mr_reg(int fd, __u32 pd, __u32 dm, __u64 offset, __u64 length,
+		     __u32 access, __u32 *lkey)
+{
+	__u32 rkey;
+	struct ioc c;
+	int ret;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
+	ioc_obj(&c, UVERBS_ATTR_REG_DM_MR_HANDLE, 0);
+	ioc_in(&c, UVERBS_ATTR_REG_DM_MR_OFFSET, &offset, sizeof(offset));
+	ioc_in(&c, UVERBS_ATTR_REG_DM_MR_LENGTH, &length, sizeof(length));
+	ioc_obj(&c, UVERBS_ATTR_REG_DM_MR_PD_HANDLE, pd);
+	ioc_const(&c, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, access);
+	ioc_obj(&c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, dm);
+	ioc_out(&c, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, lkey, sizeof(*lkey));
+	ioc_out(&c, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey, sizeof(rkey));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+TEST_F(hca, device_memory_and_its_mrs)
+{
+	__u32 lkey = 0;
+	int dm, mr;
+
+	EXPECT_EQ(-EINVAL, dm_alloc(self->fd, 0, 0));		/* driver */
+	EXPECT_EQ(-EINVAL, dm_alloc(self->fd, 1 << 20, 0));	/* driver */
+	dm = dm_alloc(self->fd, 8192, 6);
+	ASSERT_LE(0, dm);
+
+	/* device memory has no address: only zero-based MRs */
+	EXPECT_EQ(-EINVAL, dm_mr_reg(self->fd, self->pd, dm, 0, 4096,
+				     IB_UVERBS_ACCESS_LOCAL_WRITE, &lkey));
+	EXPECT_EQ(-EINVAL, dm_mr_reg(self->fd, self->pd, dm, 4096, 4097,
+				     IB_UVERBS_ACCESS_ZERO_BASED, &lkey));
+	EXPECT_EQ(-EINVAL, dm_mr_reg(self->fd, self->pd, dm, 8193, 0,
+				     IB_UVERBS_ACCESS_ZERO_BASED, &lkey));
+	/* remote write without local write */
+	EXPECT_EQ(-EINVAL, dm_mr_reg(self->fd, self->pd, dm, 0, 4096,
+				     IB_UVERBS_ACCESS_ZERO_BASED |
+				     IB_UVERBS_ACCESS_REMOTE_WRITE, &lkey));
+	mr = dm_mr_reg(self->fd, self->pd, dm, 4096, 4096,
+		       IB_UVERBS_ACCESS_ZERO_BASED |
+		       IB_UVERBS_ACCESS_LOCAL_WRITE, &lkey);
+	ASSERT_LE(0, mr);
+	EXPECT_NE(0, lkey);
+
+	/* the MR holds the DM and the PD */
+	EXPECT_EQ(-EBUSY, destroy(self->fd, UVERBS_OBJECT_DM,
+				  UVERBS_METHOD_DM_FREE,
+				  UVERBS_ATTR_FREE_DM_HANDLE, dm));
+	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, destroy(self->fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
+			     UVERBS_ATTR_FREE_DM_HANDLE, dm));
+	EXPECT_EQ(-ENOENT, destroy(self->fd, UVERBS_OBJECT_DM,
+				   UVERBS_METHOD_DM_FREE,
+				   UVERBS_ATTR_FREE_DM_HANDLE, dm));
+	/* one left alive goes with the file (the unload checks the count) */
+	ASSERT_LE(0, dm_alloc(self->fd, 4096, 0));
+}
+
+static int advise(int fd, __u32 pd, __u32 advice, __u32 flags,
+		  const struct ib_uverbs_sge *sge, int nsge)
+{
+	struct ioc c;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
+	ioc_obj(&c, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd);
+	ioc_const(&c, UVERBS_ATTR_ADVISE_MR_ADVICE, advice);
+	ioc_const(&c, UVERBS_ATTR_ADVISE_MR_FLAGS, flags);
+	ioc_in(&c, UVERBS_ATTR_ADVISE_MR_SGE_LIST, sge, nsge * sizeof(*sge));
+	return ioc_call(fd, &c);
+}
+
+TEST_F(hca, advise_mr_reaches_the_driver)
+{
+	struct ib_uverbs_sge sge[5];
+	int i;
+
+	for (i = 0; i < 5; i++)
+		sge[i] = (struct ib_uverbs_sge){ .addr = (uintptr_t)self->src,
+						 .length = 4096, .lkey = 1 };
+	EXPECT_EQ(0, advise(self->fd, self->pd,
+			    IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+			    IB_UVERBS_ADVISE_MR_FLAG_FLUSH, sge, 4));
+	/* the driver's own limits: 4 ranges, no empty range */
+	EXPECT_EQ(-EINVAL, advise(self->fd, self->pd,
+				  IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH, 0, sge, 5));
+	sge[1].length = 0;
+	EXPECT_EQ(-EINVAL, advise(self->fd, self->pd,
+				  IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH, 0, sge, 2));
+	/* the core's: flags it does not know, an advice out of the enum */
+	EXPECT_EQ(-EINVAL, advise(self->fd, self->pd,
+				  IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH, 2, sge, 1));
+	EXPECT_EQ(-EOPNOTSUPP, advise(self->fd, self->pd, 7, 0, sge, 1));
+}
+
+TEST_F(hca, counters_create_read_destroy)
+{
+	__u64 values[4];
+	struct ioc c;
+	int h;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0);
+	ASSERT_EQ(0, ioc_call(self->fd, &c));
+	h = c.attrs[0].data;
+
+	/* nothing is bound to them: the core refuses to read */
+	hca_ioc_init(&c, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
+	ioc_obj(&c, UVERBS_ATTR_READ_COUNTERS_HANDLE, h);
+	ioc_out(&c, UVERBS_ATTR_READ_COUNTERS_BUFF, values, sizeof(values));
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+
+	EXPECT_EQ(0, destroy(self->fd, UVERBS_OBJECT_COUNTERS,
+			     UVERBS_METHOD_COUNTERS_DESTROY,
+			     UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, h));
+	EXPECT_EQ(-ENOENT, destroy(self->fd, UVERBS_OBJECT_COUNTERS,
+				   UVERBS_METHOD_COUNTERS_DESTROY,
+				   UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, h));
+}
+
+TEST_F(hca, dmabuf_mr_unsupported_by_this_driver)
+{
+	__u64 offset = 0, length = 4096, iova = 0;
+	__u32 fd = 0, lkey, rkey;
+	struct ioc c;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
+	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, self->pd);
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, &length, sizeof(length));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, &iova, sizeof(iova));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, &fd, sizeof(fd));
+	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, sizeof(lkey));
+	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, sizeof(rkey));
+	EXPECT_EQ(-EOPNOTSUPP, ioc_call(self->fd, &c));
+}
+
 TEST_F(hca, copy_checks)
 {
 	struct ovbtest_copy_desc desc = { .length = 8 };

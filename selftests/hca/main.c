@@ -109,6 +109,7 @@ static int __init ovbtest_init(void)
 
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dev_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);
 	dev->ibdev.node_type = RDMA_NODE_IB_CA;
 	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
 	dev->ibdev.phys_port_cnt = 1;
@@ -136,7 +137,8 @@ static void __exit ovbtest_exit(void)
 	ib_unregister_device(&dev->ibdev);
 	WARN_ON(atomic_read(&dev->live.contexts) ||
 		atomic_read(&dev->live.pds) || atomic_read(&dev->live.cqs) ||
-		atomic_read(&dev->live.mrs) || atomic_read(&dev->live.chans));
+		atomic_read(&dev->live.mrs) || atomic_read(&dev->live.chans) ||
+		atomic_read(&dev->live.dms) || atomic_read(&dev->live.counters));
 	ib_dealloc_device(&dev->ibdev);
 }
 

@@ -24,6 +24,8 @@ struct ovbtest_counts {
 	atomic_t cqs;
 	atomic_t mrs;
 	atomic_t chans;
+	atomic_t dms;		/* not reported: checked at unload */
+	atomic_t counters;
 };
 
 struct ovbtest_dev {
@@ -91,6 +93,9 @@ ovbtest_counters(struct ovbtest_ucontext *uc)
 extern const struct ib_device_ops ovbtest_verbs_ops;
 int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 		    u64 dst_off, u32 len);
+
+/* dm.c */
+extern const struct ib_device_ops ovbtest_dm_ops;
 
 /* chan.c */
 extern const struct uapi_definition ovbtest_uapi_defs[];
