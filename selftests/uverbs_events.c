@@ -21,6 +21,7 @@
 
 #include "kselftest_harness.h"
 #include "uverbs_raw.h"
+#include "verbs_lib.h"
 
 #define EVENT_WAIT_MS 10000
 
@@ -65,17 +66,11 @@ static int set_nonblocking(int fd)
 	return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
+/* The first device, its async event file non-blocking. */
 static struct ibv_context *open_first_device(void)
 {
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int n;
+	struct ibv_context *ctx = verbs_open_first();
 
-	list = ibv_get_device_list(&n);
-	if (list && n)
-		ctx = ibv_open_device(list[0]);
-	if (list)
-		ibv_free_device_list(list);
 	if (ctx && set_nonblocking(ctx->async_fd)) {
 		ibv_close_device(ctx);
 		ctx = NULL;
@@ -232,43 +227,6 @@ FIXTURE(rc) {
 	int gid_index;
 };
 
-static int rc_connect(struct ibv_qp *qp, uint32_t dest_qpn,
-		      const union ibv_gid *gid, int gid_index)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
-
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dest_qpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.dgid = *gid;
-	a.ah_attr.grh.sgid_index = gid_index;
-	a.ah_attr.grh.hop_limit = 64;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-}
 
 static struct ibv_qp *rc_qp(struct ibv_pd *pd, struct ibv_cq *scq,
 			    struct ibv_cq *rcq, struct ibv_srq *srq)
@@ -288,8 +246,8 @@ static struct ibv_qp *rc_qp(struct ibv_pd *pd, struct ibv_cq *scq,
 static int connect_pair(FIXTURE_DATA(rc) *self, struct ibv_qp *a,
 			struct ibv_qp *b)
 {
-	return rc_connect(a, b->qp_num, &self->gid, self->gid_index) ||
-	       rc_connect(b, a->qp_num, &self->gid, self->gid_index);
+	return verbs_rc_connect(a, b->qp_num, &self->gid, self->gid_index) ||
+	       verbs_rc_connect(b, a->qp_num, &self->gid, self->gid_index);
 }
 
 static int post_send(FIXTURE_DATA(rc) *self, struct ibv_qp *qp,

@@ -27,6 +27,7 @@
 
 #include "kselftest_harness.h"
 #include "uverbs_raw.h"
+#include "verbs_lib.h"
 
 static const char *const res_types[] = { "pd", "cq", "mr", "srq" };
 #define NRES (sizeof(res_types) / sizeof(res_types[0]))
@@ -91,19 +92,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static struct ibv_context *open_rxe(void)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int n;
-
-	list = ibv_get_device_list(&n);
-	if (list && n)
-		ctx = ibv_open_device(list[0]);
-	if (list)
-		ibv_free_device_list(list);
-	return ctx;
-}
 
 static int device_present(void)
 {
@@ -125,44 +113,6 @@ FIXTURE_TEARDOWN(stress)
 
 /* ------------------------------------------------------------ kill storm */
 
-/* An RC QP of @pd on @cq, moved to RTS towards @dest_qpn over rxe0. */
-static int rc_connect(struct ibv_qp *qp, uint32_t dest_qpn,
-		      const union ibv_gid *gid)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ,
-	};
-
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dest_qpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.dgid = *gid;
-	a.ah_attr.grh.hop_limit = 64;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-}
 
 /*
  * The victim: two connected RC QPs writing to each other in a loop; one
@@ -176,7 +126,7 @@ static void traffic_child(int ready)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	const size_t len = 1 << 20;
-	struct ibv_context *ctx = open_rxe();
+	struct ibv_context *ctx = verbs_open_first();
 	struct ibv_qp *a, *b;
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = {}, *bad;
@@ -201,8 +151,8 @@ static void traffic_child(int ready)
 	init.recv_cq = cq;
 	a = ibv_create_qp(pd, &init);
 	b = ibv_create_qp(pd, &init);
-	if (!mr || !a || !b || rc_connect(a, b->qp_num, &gid) ||
-	    rc_connect(b, a->qp_num, &gid))
+	if (!mr || !a || !b || verbs_rc_connect(a, b->qp_num, &gid, 0) ||
+	    verbs_rc_connect(b, a->qp_num, &gid, 0))
 		_exit(12);
 	sge.addr = (uintptr_t)buf;
 	sge.length = 64 * 1024;
@@ -357,7 +307,7 @@ TEST_F_TIMEOUT(stress, threads_share_pd_and_cq, 300)
 		SKIP(return, "no RDMA device");
 	take_census(&before);
 	pthread_mutex_init(&s.lock, NULL);
-	s.ctx = open_rxe();
+	s.ctx = verbs_open_first();
 	ASSERT_NE(NULL, s.ctx);
 	ASSERT_EQ(0, ibv_query_gid(s.ctx, 1, 0, &s.gid));
 	s.pd = ibv_alloc_pd(s.ctx);
@@ -730,7 +680,7 @@ static void many_child(int nmr, int nqp, int out, int go)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	struct many_report r = { .failed_at = -1 };
-	struct ibv_context *ctx = open_rxe();
+	struct ibv_context *ctx = verbs_open_first();
 	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
 	struct ibv_cq *cq = ctx ? ibv_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
 	/* 16 pages, registered over and over: each MR pins its own. */
