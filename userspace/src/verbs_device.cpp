@@ -6,6 +6,8 @@
 #include <cstring>
 #include <endian.h>
 
+#include "cmd/methods.h"
+#include "cmd/transport.h"
 #include "context.h"
 #include "device.h"
 #include "export.h"
@@ -63,6 +65,19 @@ int gid_entry(ibv_context *ctx, uint32_t port, uint32_t index,
 	return 0;
 }
 
+// QUERY_GID_ENTRY by ioctl; false when the kernel lacks it (sysfs then).
+bool gid_ioctl(ibv_context *ctx, uint32_t port, uint32_t index, uint32_t flags,
+	       void *entry, size_t entry_size, int &rc)
+{
+	std::memset(entry, 0, entry_size);
+	ovb::ioctl::QueryGidEntry q{};
+	q.port = port;
+	q.index = index;
+	q.flags = flags;
+	q.entry = {entry, entry_size};
+	return ovb::cmd::try_ioctl(ctx, ovb::ioctl::kQueryGidEntryM, q, rc);
+}
+
 } // namespace
 
 OVB_EXPORT int ibv_query_device(ibv_context *ctx, ibv_device_attr *attr)
@@ -84,10 +99,20 @@ OVB_EXPORT int ibv_query_port(ibv_context *ctx, uint8_t port,
 OVB_EXPORT int ibv_query_gid(ibv_context *ctx, uint8_t port, int index,
 			     ibv_gid *gid)
 {
+	ibv_gid_entry e;
+	int rc;
+	if (gid_ioctl(ctx, port, static_cast<uint32_t>(index), 0, &e, sizeof(e), rc)) {
+		// An empty slot reads as the zero GID, as it always did.
+		if (rc == ENODATA)
+			*gid = {};
+		else if (!rc)
+			*gid = e.gid;
+		return rc && rc != ENODATA ? -1 : 0;
+	}
 	if (index < 0)
 		return -1;
-	int rc = ovb::gid::read_gid(ibdev_path(ctx), port,
-				    static_cast<unsigned>(index), *gid);
+	rc = ovb::gid::read_gid(ibdev_path(ctx), port, static_cast<unsigned>(index),
+				*gid);
 	if (rc) {
 		errno = rc;
 		return -1;
@@ -123,10 +148,15 @@ OVB_EXPORT int _ibv_query_gid_ex(ibv_context *ctx, uint32_t port,
 				 uint32_t index, ibv_gid_entry *entry,
 				 uint32_t flags, size_t entry_size)
 {
-	if (flags || entry_size < sizeof(*entry))
+	int rc;
+	if (gid_ioctl(ctx, port, index, flags, entry, entry_size, rc))
+		return rc;
+	if (flags)
+		return EOPNOTSUPP;
+	if (entry_size < sizeof(*entry))
 		return EINVAL;
 	ibv_gid_entry e{};
-	int rc = gid_entry(ctx, port, index, e);
+	rc = gid_entry(ctx, port, index, e);
 	if (rc)
 		return rc;
 	*entry = e;
@@ -138,7 +168,18 @@ OVB_EXPORT ssize_t _ibv_query_gid_table(ibv_context *ctx,
 					size_t max_entries, uint32_t flags,
 					size_t entry_size)
 {
-	if (flags || entry_size < sizeof(*entries))
+	ovb::ioctl::QueryGidTable q{};
+	q.entry_size = entry_size;
+	q.flags = flags;
+	q.entries = {entries, entry_size * max_entries};
+	int rc;
+	if (entry_size && max_entries > UINT16_MAX / entry_size)
+		return -EINVAL;	// cannot be marshalled, as rdma-core
+	if (ovb::cmd::try_ioctl(ctx, ovb::ioctl::kQueryGidTableM, q, rc))
+		return rc ? -rc : static_cast<ssize_t>(q.num_entries);
+	if (flags)
+		return -EOPNOTSUPP;
+	if (entry_size < sizeof(*entries))
 		return -EINVAL;
 	ibv_device_attr dev{};
 	if (int rc = ibv_query_device(ctx, &dev))
@@ -171,8 +212,21 @@ OVB_EXPORT ssize_t _ibv_query_gid_table(ibv_context *ctx,
 OVB_EXPORT int ibv_query_gid_type(ibv_context *ctx, uint8_t port,
 				  unsigned int index, unsigned int *type)
 {
+	ibv_gid_entry e;
+	int rc;
+	if (gid_ioctl(ctx, port, index, 0, &e, sizeof(e), rc)) {
+		if (rc == ENODATA) {
+			*type = 0;
+			return 0;
+		}
+		if (rc)
+			return -1;
+		*type = e.gid_type == IBV_GID_TYPE_IB ||
+				e.gid_type == IBV_GID_TYPE_ROCE_V1 ? 0 : 1;
+		return 0;
+	}
 	ovb::gid::SysfsType t;
-	int rc = ovb::gid::read_type(ibdev_path(ctx), port, index, t);
+	rc = ovb::gid::read_type(ibdev_path(ctx), port, index, t);
 	if (rc) {
 		errno = rc;
 		return -1;
