@@ -70,7 +70,7 @@ int core_get_context(ibv_context *ctx, ovb_udata *ud)
 {
 	ioctl::GetContext args{};
 	int rc;
-	if (cmd::try_ioctl(ctx, ioctl::kGetContextM, args, rc, ud)) {
+	if (cmd::try_ioctl<ioctl::kGetContextM>(ctx, args, rc, ud)) {
 		if (rc)
 			return rc;
 		ctx->num_comp_vectors = static_cast<int>(args.num_comp_vectors);

@@ -32,7 +32,7 @@ int core_destroy_ah(ibv_ah *ah)
 {
 	ioctl::Handle a{ah->handle};
 	int rc;
-	if (cmd::try_ioctl(ah->context, ioctl::kDestroyAhM, a, rc))
+	if (cmd::try_ioctl<ioctl::kDestroyAhM>(ah->context, a, rc))
 		return rc;
 	ovb_destroy_ah_req req{.ah_handle = ah->handle};
 	return cmd::execute(ah->context, cmd::spec<OVB_CMD_DESTROY_AH>(),

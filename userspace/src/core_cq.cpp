@@ -20,7 +20,7 @@ int core_create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 	a.comp_vector = static_cast<uint32_t>(comp_vector);
 	a.event_fd = ctx->async_fd;
 	int rc;
-	if (cmd::try_ioctl(ctx, ioctl::kCreateCqM, a, rc, ud)) {
+	if (cmd::try_ioctl<ioctl::kCreateCqM>(ctx, a, rc, ud)) {
 		if (rc)
 			return rc;
 		cq->context = ctx;
@@ -71,7 +71,7 @@ int core_destroy_cq(ibv_cq *cq)
 	ioctl::DestroyCq a{};
 	a.handle = cq->handle;
 	int rc;
-	if (!cmd::try_ioctl(cq->context, ioctl::kDestroyCqM, a, rc)) {
+	if (!cmd::try_ioctl<ioctl::kDestroyCqM>(cq->context, a, rc)) {
 		ovb_destroy_cq_req req{};
 		req.cq_handle = cq->handle;
 		rc = cmd::execute(cq->context, cmd::spec<OVB_CMD_DESTROY_CQ>(),

@@ -137,7 +137,7 @@ int core_query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,
 	uint16_t cap_flags2 = 0;
 	int rc;
 	static_assert(sizeof(q.resp.legacy_resp) == sizeof(r));
-	if (cmd::try_ioctl(ctx, ioctl::kQueryPortM, q, rc)) {
+	if (cmd::try_ioctl<ioctl::kQueryPortM>(ctx, q, rc)) {
 		if (rc)
 			return rc;
 		std::memcpy(&r, &q.resp.legacy_resp, sizeof(r));

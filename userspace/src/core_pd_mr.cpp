@@ -22,20 +22,20 @@ int core_alloc_pd(ibv_context *ctx, ibv_pd *pd, ovb_udata *ud)
 }
 
 // Destroy by handle: ioctl first, the write() command as fallback.
-template <class Req>
-static int destroy(ibv_context *ctx, const ioctl::Method &m, uint32_t handle,
-		   const cmd::Spec &spec, const Req &req)
+template <const ioctl::Method &M, class Req>
+static int destroy(ibv_context *ctx, uint32_t handle, const cmd::Spec &spec,
+		   const Req &req)
 {
 	ioctl::Handle a{handle};
 	int rc;
-	if (cmd::try_ioctl(ctx, m, a, rc))
+	if (cmd::try_ioctl<M>(ctx, a, rc))
 		return rc;
 	return cmd::execute(ctx, spec, req, nullptr);
 }
 
 int core_dealloc_pd(ibv_pd *pd)
 {
-	return destroy(pd->context, ioctl::kDeallocPdM, pd->handle,
+	return destroy<ioctl::kDeallocPdM>(pd->context, pd->handle,
 		       cmd::spec<OVB_CMD_DEALLOC_PD>(),
 		       ovb_dealloc_pd_req{.pd_handle = pd->handle});
 }
@@ -66,7 +66,7 @@ int core_reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
 
 int core_dereg_mr(ibv_mr *mr)
 {
-	return destroy(mr->context, ioctl::kDeregMrM, mr->handle,
+	return destroy<ioctl::kDeregMrM>(mr->context, mr->handle,
 		       cmd::spec<OVB_CMD_DEREG_MR>(),
 		       ovb_dereg_mr_req{.mr_handle = mr->handle});
 }
@@ -91,7 +91,7 @@ int core_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw, ovb_udata *ud)
 
 int core_dealloc_mw(ibv_mw *mw)
 {
-	return destroy(mw->context, ioctl::kDeallocMwM, mw->handle,
+	return destroy<ioctl::kDeallocMwM>(mw->context, mw->handle,
 		       cmd::spec<OVB_CMD_DEALLOC_MW>(),
 		       ovb_dealloc_mw_req{.mw_handle = mw->handle});
 }

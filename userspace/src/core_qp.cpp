@@ -35,7 +35,7 @@ int core_create_qp(ibv_pd *pd, ibv_qp *qp, ibv_qp_init_attr *attr,
 	a.srq = attr->srq ? attr->srq->handle : 0;
 	int rc;
 	ovb_create_qp_resp resp{};
-	if (cmd::try_ioctl(pd->context, ioctl::kCreateQpM, a, rc, ud)) {
+	if (cmd::try_ioctl<ioctl::kCreateQpM>(pd->context, a, rc, ud)) {
 		if (rc)
 			return rc;
 		resp.qp_handle = a.handle;
@@ -130,7 +130,7 @@ int core_destroy_qp(ibv_qp *qp)
 	ioctl::DestroyQp a{};
 	a.handle = qp->handle;
 	int rc;
-	if (!cmd::try_ioctl(qp->context, ioctl::kDestroyQpM, a, rc)) {
+	if (!cmd::try_ioctl<ioctl::kDestroyQpM>(qp->context, a, rc)) {
 		ovb_destroy_qp_req req{};
 		req.qp_handle = qp->handle;
 		rc = cmd::execute(qp->context, cmd::spec<OVB_CMD_DESTROY_QP>(),

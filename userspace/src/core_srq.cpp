@@ -21,7 +21,7 @@ int core_create_srq(ibv_pd *pd, ibv_srq *srq, ibv_srq_init_attr *attr,
 	a.limit = attr->attr.srq_limit;
 	a.event_fd = pd->context->async_fd;
 	int rc;
-	if (cmd::try_ioctl(pd->context, ioctl::kCreateSrqM, a, rc, ud)) {
+	if (cmd::try_ioctl<ioctl::kCreateSrqM>(pd->context, a, rc, ud)) {
 		if (rc)
 			return rc;
 		attr->attr.max_wr = a.resp_max_wr;
@@ -87,7 +87,7 @@ int core_destroy_srq(ibv_srq *srq)
 	ioctl::DestroySrq a{};
 	a.handle = srq->handle;
 	int rc;
-	if (!cmd::try_ioctl(srq->context, ioctl::kDestroySrqM, a, rc)) {
+	if (!cmd::try_ioctl<ioctl::kDestroySrqM>(srq->context, a, rc)) {
 		ovb_destroy_srq_req req{};
 		req.srq_handle = srq->handle;
 		rc = cmd::execute(srq->context, cmd::spec<OVB_CMD_DESTROY_SRQ>(),

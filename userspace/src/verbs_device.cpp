@@ -80,7 +80,7 @@ int gid_query(ibv_context *ctx, uint32_t port, uint32_t index, uint32_t flags,
 	q.flags = flags;
 	q.entry = {entry, entry_size};
 	int rc;
-	if (ovb::cmd::try_ioctl(ctx, ovb::ioctl::kQueryGidEntryM, q, rc))
+	if (ovb::cmd::try_ioctl<ovb::ioctl::kQueryGidEntryM>(ctx, q, rc))
 		return rc;
 	if (flags)
 		return EOPNOTSUPP;
@@ -168,7 +168,7 @@ OVB_EXPORT ssize_t _ibv_query_gid_table(ibv_context *ctx,
 	int rc;
 	if (entry_size && max_entries > UINT16_MAX / entry_size)
 		return -EINVAL;	// cannot be marshalled, as rdma-core
-	if (ovb::cmd::try_ioctl(ctx, ovb::ioctl::kQueryGidTableM, q, rc))
+	if (ovb::cmd::try_ioctl<ovb::ioctl::kQueryGidTableM>(ctx, q, rc))
 		return rc ? -rc : static_cast<ssize_t>(q.num_entries);
 	if (flags)
 		return -EOPNOTSUPP;

@@ -26,7 +26,8 @@ inline constexpr uint16_t M = UVERBS_ATTR_F_MANDATORY;
 	Attr{id, Kind::kind, flags, offsetof(S, member), sizeof(S::member),     \
 	     offsetof(S, cond)}
 #define OVB_METHOD(obj, meth, bit, table)                                       \
-	Method{UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth, bit, table, #meth}
+	Method{UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth, bit, table, #meth,     \
+	       creates(table)}
 
 // ------------------------------------------------------------- device
 struct GetContext {

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "transport.h"
 
-#include <cerrno>
-#include <sys/ioctl.h>
-
-#include <rdma/rdma_user_ioctl.h>
-
 #include <openverbs/uverbs-abi.h>
 
-#include "../context.h"
 #include "../log.h"
 #include "../valgrind.h"
 
@@ -18,10 +12,12 @@ namespace {
 
 int send(int fd, ioctl::Frame &f)
 {
-	return ::ioctl(fd, RDMA_VERBS_IOCTL, &f.hdr()) ? errno : 0;
+	return ::ioctl(fd, RDMA_VERBS_IOCTL, f.bytes) ? errno : 0;
 }
 
-void mark_written(const ioctl::Frame &f)
+} // namespace
+
+void mark_written_attrs(const ioctl::Frame &f)
 {
 	for (unsigned i = 0; i < f.hdr().num_attrs; i++) {
 		const ib_uverbs_attr &a = f.attrs()[i];
@@ -30,37 +26,16 @@ void mark_written(const ioctl::Frame &f)
 	}
 }
 
-int run(ibv_context *ctx, const ioctl::Method &m, void *args,
-	const ovb_udata *ud)
-{
-	ioctl::Frame f;
-	ioctl::encode(m, args, ud, priv(ctx)->driver_id, f);
-	int rc = send(ctx->cmd_fd, f);
-	if (rc)
-		return rc;
-	mark_written(f);
-	ioctl::decode(m, args, f);
-	return 0;
-}
-
-} // namespace
-
-bool try_ioctl(ibv_context *ctx, const ioctl::Method &m, void *args,
-	       const ovb_udata *ud, int &rc)
+bool decided(ibv_context *ctx, const ioctl::Method &m, int rc)
 {
 	uint32_t *unsupported = &priv(ctx)->unsupported;
-	uint32_t bit = 1u << m.bit;
-
-	if (__atomic_load_n(unsupported, __ATOMIC_RELAXED) & bit)
-		return false;
-	rc = run(ctx, m, args, ud);
 	if (rc == ENOTTY) {
 		__atomic_store_n(unsupported, ~0u, __ATOMIC_RELAXED);
 		log::debug("ioctl %s: ENOTTY, write() from now on", m.name);
 		return false;
 	}
 	if (rc == EPROTONOSUPPORT) {
-		__atomic_fetch_or(unsupported, bit, __ATOMIC_RELAXED);
+		__atomic_fetch_or(unsupported, 1u << m.bit, __ATOMIC_RELAXED);
 		log::debug("ioctl %s: EPROTONOSUPPORT, write() for it", m.name);
 		return false;
 	}
@@ -69,7 +44,14 @@ bool try_ioctl(ibv_context *ctx, const ioctl::Method &m, void *args,
 
 int ioctl_only(ibv_context *ctx, const ioctl::Method &m, void *args)
 {
-	return run(ctx, m, args, nullptr);
+	ioctl::Frame f;
+	ioctl::encode(m, args, nullptr, priv(ctx)->driver_id, f);
+	int rc = send(ctx->cmd_fd, f);
+	if (rc)
+		return rc;
+	mark_written(f);
+	ioctl::decode(m, args, f);
+	return 0;
 }
 
 bool probe_invoke_write(int fd, uint32_t driver_id)
