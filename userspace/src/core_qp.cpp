@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // QP commands and multicast attach/detach.
+#include <cerrno>
 #include <cstring>
 
 #include "cmd/execute.h"
@@ -14,9 +15,29 @@ namespace ovb {
 static int create_qp_write(ibv_pd *pd, ibv_qp *qp, ibv_qp_init_attr *attr,
 			   ovb_udata *ud, ovb_create_qp_resp &resp);
 
+// QP types a PD-based create can make (libibverbs' list); XRC_RECV needs
+// an XRC domain, which this path has no room for: EINVAL before any call
+// into the kernel, as libibverbs.
+static bool pd_qp_type(ibv_qp_type t)
+{
+	constexpr ibv_qp_type kTypes[] = {IBV_QPT_RC, IBV_QPT_UD, IBV_QPT_UC,
+					  IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND,
+					  IBV_QPT_DRIVER};
+	for (ibv_qp_type k : kTypes)
+		if (k == t)
+			return true;
+	return false;
+}
+
 int core_create_qp(ibv_pd *pd, ibv_qp *qp, ibv_qp_init_attr *attr,
 		   ovb_udata *ud)
 {
+	if (!pd_qp_type(attr->qp_type))
+		return EINVAL;
+	if (attr->qp_type == IBV_QPT_XRC_SEND) {	// as the write() ABI
+		attr->cap.max_recv_wr = 0;
+		attr->cap.max_recv_sge = 0;
+	}
 	ioctl::CreateQp a{};
 	a.has_pd = true;
 	a.pd = pd->handle;
