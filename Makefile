@@ -37,7 +37,7 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
 	unit-test kabi-check qemu-test fuzz fuzz-compare test demo check clean bench bench-programs \
 	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove \
-	deb deb-test
+	deb deb-lint deb-test
 
 all: kernel userspace selftests
 
@@ -56,6 +56,7 @@ help:
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
 	@echo "make dkms-test   dkms build here, dkms install + modprobe rdma_rxe in QEMU"
 	@echo "make deb         Debian packages into build/deb (openverbs-dkms, libopenverbs, -tools, -dev)"
+	@echo "make deb-lint    lintian over the packages: any error, warning or info tag fails"
 	@echo "make deb-test    install the packages with apt in QEMU, ping-pong, remove, check clean removal"
 	@echo "make bench       ours vs in-tree ib_uverbs and rdma-core in one guest boot (Documentation/performance.md)"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR) UVERBS=$(UVERBS)"
@@ -99,7 +100,7 @@ userspace:
 # (unmodified rdma-core tools and perftest on our libibverbs + provider).
 selftests:
 	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests KDIR=$(KDIR) \
-		EXTERNAL_TESTS=$(TOP)/userspace/tests/guest/data-path
+		EXTERNAL_TESTS="$(TOP)/userspace/tests/guest/data-path $(TOP)/userspace/tests/guest/ovbtest-provider"
 
 # ---------------------------------------------------------------- tests
 uapi-check:
@@ -243,7 +244,12 @@ deb: dkms-source
 # installs it.
 DEB_TEST_BUILD ?= guest
 DEB_TEST_TIMEOUT ?= 2700
-deb-test: deb $(if $(filter host,$(DEB_TEST_BUILD)),dkms-build)
+# Lintian as Debian's archive would run it; packaging/deb/lintian-overrides
+# lists the tags that do not apply and why.
+deb-lint: deb
+	lintian --fail-on error,warning,info --tag-display-limit 0 $(BUILD)/deb/*.deb
+
+deb-test: deb-lint $(if $(filter host,$(DEB_TEST_BUILD)),dkms-build)
 	$(TOP)/qemu/run --uverbs=none --timeout $(DEB_TEST_TIMEOUT) -- \
 		$(TOP)/qemu/deb-guest $(BUILD)/deb $(VERSION) $(KVER) \
 		$(if $(filter host,$(DEB_TEST_BUILD)),$(BUILD)/dkms/tree)

@@ -18,7 +18,7 @@ static bool mr_offsets_match(u64 start, u64 hca_va)
 }
 
 /* Fill in what ib_core expects of a user MR the driver just made. */
-static void mr_init(struct ib_mr *mr, struct ib_pd *pd,
+void uverbs_mr_init(struct ib_mr *mr, struct ib_pd *pd,
 		    struct ib_uobject *uobj)
 {
 	mr->device = pd->device;
@@ -71,7 +71,7 @@ static int uverbs_reg_mr(struct uverbs_attr_bundle *attrs)
 	}
 	mr->iova = cmd.hca_va;
 	mr->length = cmd.length;
-	mr_init(mr, pd, uobj);
+	uverbs_mr_init(mr, pd, uobj);
 	uobj->object = mr;
 	uobj_put_obj_read(pd);
 	uobj_finalize_uobj_create(uobj, attrs);
@@ -183,7 +183,7 @@ static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 
 	if (new_mr) {
 		/* The new MR takes the old handle; the old MR is destroyed. */
-		mr_init(new_mr, new_pd ?: mr->pd, uobj);
+		uverbs_mr_init(new_mr, new_pd ?: mr->pd, uobj);
 		new_uobj->object = new_mr;
 		rdma_assign_uobject(uobj, new_uobj, attrs);
 		rdma_alloc_commit_uobject(new_uobj, attrs);
@@ -242,54 +242,5 @@ const struct uverbs_write_cmd uverbs_mr_cmds[] = {
 	UVERBS_WRITE(OVB_CMD_DEREG_MR, uverbs_dereg_mr,
 		     struct ovb_dereg_mr_req, struct uverbs_no_resp, 0,
 		     UVERBS_NEEDS(dereg_mr)),
-	{ }
-};
-
-/* ---------------------------------------------------- the ioctl methods */
-
-static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_MR)(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_mr *mr = uverbs_attr_get_obj(attrs, UVERBS_ATTR_QUERY_MR_HANDLE);
-	int ret;
-
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &mr->lkey,
-			     sizeof(mr->lkey));
-	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_RKEY,
-				     &mr->rkey, sizeof(mr->rkey));
-	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_LENGTH,
-				     &mr->length, sizeof(mr->length));
-	if (ret)
-		return ret;
-	/* IOVA is optional */
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_IOVA, &mr->iova,
-			     sizeof(mr->iova));
-	return IS_UVERBS_COPY_ERR(ret) ? ret : 0;
-}
-
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_MR,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_QUERY_MR_HANDLE, UVERBS_OBJECT_MR,
-					    UVERBS_ACCESS_READ, UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_MR_RESP_RKEY,
-						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_MR_RESP_LKEY,
-						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_MR_RESP_LENGTH,
-						UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_MR_RESP_IOVA,
-						UVERBS_ATTR_TYPE(u64), UA_OPTIONAL));
-
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MR_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, UVERBS_OBJECT_MR,
-						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
-
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_MR, uverbs_mr_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_MR_DESTROY),
-			    &UVERBS_METHOD(UVERBS_METHOD_QUERY_MR));
-
-const struct uapi_definition uverbs_def_obj_mr[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MR,
-				      UAPI_DEF_OBJ_NEEDS_FN(dereg_mr)),
 	{ }
 };

@@ -54,6 +54,9 @@ static const struct uapi_definition uverbs_std_api[] = {
 	UAPI_DEF_CHAIN(uverbs_def_obj_wq),
 	UAPI_DEF_CHAIN(uverbs_def_obj_rwq_ind_tbl),
 	UAPI_DEF_CHAIN(uverbs_def_obj_flow),
+	UAPI_DEF_CHAIN(uverbs_def_obj_flow_action),
+	UAPI_DEF_CHAIN(uverbs_def_obj_counters),
+	UAPI_DEF_CHAIN(uverbs_def_obj_dm),
 	{ }
 };
 

@@ -121,15 +121,13 @@ int uobj_destroy(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs)
 	int ret;
 
 	down_read(&ufile->hw_destroy_rwsem);
-	/* The file teardown may already have destroyed it: nothing to do. */
 	ret = uobject_try_lock(uobj, UVERBS_LOOKUP_WRITE);
 	if (ret)
 		goto out;
-	if (!uobj->object) {
-		ret = -EINVAL;
-		atomic_set(&uobj->usecnt, 0);
-		goto out;
-	}
+	/*
+	 * After a hot-unplug the hardware object is gone but the handle is
+	 * not: destroying it succeeds and frees the handle, as in 6.1.
+	 */
 	ret = uobject_destroy(uobj, RDMA_REMOVE_DESTROY, attrs);
 	if (ret)
 		atomic_set(&uobj->usecnt, 0);
@@ -387,7 +385,8 @@ static struct ib_uobject *fd_lookup_get(const struct uverbs_api_object *obj,
 
 	if (mode != UVERBS_LOOKUP_READ)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (id < 0 || id > INT_MAX)
+	/* Any int is looked up (-1 included: EBADF); wider is EINVAL. */
+	if (id != (int)id)
 		return ERR_PTR(-EINVAL);
 
 	f = fget(id);

@@ -326,6 +326,12 @@ extern const struct uapi_definition uverbs_def_obj_xrcd[];
 extern const struct uapi_definition uverbs_def_obj_wq[];
 extern const struct uapi_definition uverbs_def_obj_rwq_ind_tbl[];
 extern const struct uapi_definition uverbs_def_obj_flow[];
+extern const struct uapi_definition uverbs_def_obj_flow_action[];
+extern const struct uapi_definition uverbs_def_obj_counters[];
+extern const struct uapi_definition uverbs_def_obj_dm[];
+
+/* mr.c: what ib_core expects of a user MR a driver just made */
+void uverbs_mr_init(struct ib_mr *mr, struct ib_pd *pd, struct ib_uobject *uobj);
 
 /* uapi.c: the per-device API (objects, ioctl methods, write commands) */
 struct uverbs_api *uverbs_build_api(struct ib_device *ibdev);

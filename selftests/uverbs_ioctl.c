@@ -572,6 +572,77 @@ TEST_F(ioctl, mr_query_and_destroy)
 	EXPECT_EQ(0, destroy_pd(self->fd, pd));
 }
 
+/*
+ * ADVISE_MR and REG_DMABUF_MR exist on every device (6.1 declares them for
+ * all); rxe has neither operation, so a well-formed call reaches the handler
+ * and answers EOPNOTSUPP, while a malformed one fails in the parser first.
+ */
+TEST_F(ioctl, advise_and_dmabuf_mr_are_declared_but_unsupported_on_rxe)
+{
+	struct ib_uverbs_sge sge = { .addr = 0x1000, .length = 64 };
+	__u64 offset = 0, length = 4096, iova = 0x10000;
+	__u32 fd = 0, lkey, rkey;
+	int pd = raw_alloc_pd(self->fd);
+	struct ioc c;
+
+	ASSERT_LE(0, pd);
+	ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
+	ioc_obj(&c, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd);
+	ioc_const(&c, UVERBS_ATTR_ADVISE_MR_ADVICE,
+		  IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH);
+	ioc_const(&c, UVERBS_ATTR_ADVISE_MR_FLAGS, 0);
+	ioc_in(&c, UVERBS_ATTR_ADVISE_MR_SGE_LIST, &sge, sizeof(sge));
+	EXPECT_EQ(-EOPNOTSUPP, ioc_call(self->fd, &c));
+	c.hdr.num_attrs--;		/* no SGE list: mandatory, EINVAL */
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	c.hdr.num_attrs++;
+	c.attrs[3].len = sizeof(sge) - 1;	/* shorter than one SGE */
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+
+	ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
+	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd);
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, &length, sizeof(length));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, &iova, sizeof(iova));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, &fd, sizeof(fd));
+	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, sizeof(lkey));
+	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, sizeof(rkey));
+	EXPECT_EQ(-EOPNOTSUPP, ioc_call(self->fd, &c));
+	/* a PD handle that is not one: the parser's ENOENT comes first */
+	c.attrs[1].data = pd + 100;
+	EXPECT_EQ(-ENOENT, ioc_call(self->fd, &c));
+	/* nothing was created either time */
+	EXPECT_EQ(0, destroy_pd(self->fd, pd));
+}
+
+/*
+ * Objects whose driver operations rxe lacks are not there at all: DM,
+ * COUNTERS, FLOW_ACTION, and DM_MR_REG (its mandatory DM handle names an
+ * absent object) answer EPROTONOSUPPORT, as on 6.1.
+ */
+TEST_F(ioctl, objects_rxe_lacks_are_eprotonosupport)
+{
+	static const struct { __u16 object, method; } absent[] = {
+		{ UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC },
+		{ UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE },
+		{ UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG },
+		{ UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE },
+		{ UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ },
+		{ UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_DESTROY },
+	};
+	struct ioc c;
+	size_t i;
+
+	for (i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
+		ioc_init(&c, absent[i].object, absent[i].method);
+		ioc_obj(&c, 0, 0);
+		EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c))
+			TH_LOG("object %u method %u", absent[i].object,
+			       absent[i].method);
+	}
+}
+
 TEST_F(ioctl, cq_destroy_reports_events)
 {
 	struct ib_uverbs_destroy_cq_resp resp = { 7, 7 };
@@ -638,6 +709,45 @@ TEST_F(ioctl, cq_create_checks_and_creates)
 }
 
 /* QP_CREATE of an RC QP on @pd/@cq; 0 or -errno. */
+/*
+ * An FD attribute is looked up as an int: -1 or any fd that is not a file
+ * of the right kind is EBADF, a value wider than an int EINVAL (the fuzzer
+ * found ours answering EINVAL for -1).
+ */
+TEST_F(ioctl, fd_attrs_are_ints_and_ebadf_when_not_ours)
+{
+	static const struct { __s64 fd; int err; } cases[] = {
+		{ -1, -EBADF }, { -1000, -EBADF }, { 1000, -EBADF },
+		{ 0, -EBADF }, { 0x100000000ll, -EINVAL }, { -0x80000001ll, -EINVAL },
+	};
+	__u32 cqe = 4, vector = 0, real_cqe;
+	__u64 user_handle = 1;
+	char drv[64];
+	struct ioc c;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
+		ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
+		ioc_in(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, &user_handle,
+		       sizeof(user_handle));
+		ioc_in(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, &vector,
+		       sizeof(vector));
+		ioc_out(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &real_cqe,
+			sizeof(real_cqe));
+		ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
+		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, cases[i].fd);
+		EXPECT_EQ(cases[i].err, ioc_call(self->fd, &c))
+			TH_LOG("comp channel fd %lld", (long long)cases[i].fd);
+		/* the async event file is no completion channel either */
+		if (i == 0) {
+			c.attrs[c.hdr.num_attrs - 1].data = self->async_fd;
+			EXPECT_EQ(-EBADF, ioc_call(self->fd, &c));
+		}
+	}
+}
+
 static int ioctl_create_qp(int fd, __s64 pd, __u32 cq, __u64 type,
 			   __u32 *handle, __u32 *qpn,
 			   struct ib_uverbs_qp_cap *out)

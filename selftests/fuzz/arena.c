@@ -6,6 +6,7 @@
  *   [ MR span | requests | guard | responses | guard | read-only | hole ]
  * The guards are PROT_NONE, the hole is unmapped.
  */
+#include <errno.h>
 #include <sys/mman.h>
 
 #include "fuzz.h"
@@ -14,16 +15,28 @@
 #define MR_SPAN		(1ul << 20)
 #define REQ_SPAN	(2 * PAGE)
 #define RESP_SPAN	(2 * PAGE)
+/* Far from where the loader and mmap put things on x86-64. */
+#define ARENA_BASE	0x3e0000000000ul
 
 int arena_init(struct fz_arena *a)
 {
 	size_t size = MR_SPAN + REQ_SPAN + PAGE + RESP_SPAN + PAGE + PAGE +
 		      PAGE;
-	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/*
+	 * At a fixed address, so that a mutated pointer (a flipped bit of an
+	 * arena address) lands on the same memory in every run: replays and
+	 * the cross-stack digests must not depend on where ASLR put us.
+	 */
+	char *p = mmap((void *)ARENA_BASE, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return -1;
+	if (p != (char *)ARENA_BASE) {	/* a kernel that ignores the flag */
+		munmap(p, size);
+		errno = EEXIST;
+		return -1;
+	}
 	a->base = p;
 	a->size = size;
 	a->mr = p;

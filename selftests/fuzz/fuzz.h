@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * uverbs_fuzz: a seeded generator of write() commands for
+ * uverbs_fuzz: a seeded generator of write() and ioctl() commands for
  * /dev/infiniband/uverbsN.  Shared types of its files:
  *   main.c    options, the run loop, the end-of-run leak checks
  *   cmds.c    the command table: one builder per command
  *   mutate.c  what is done to a well-formed command to break it
  *   pool.c    the objects each file holds, handles picked for requests
  *   arena.c   the memory requests, responses and MRs point into
+ *   ioctl.c   the RDMA_VERBS_IOCTL calls: a method table, their mutations
  *   quirks.c  upstream bugs the fuzzer steers around on the in-tree stack
  */
 #ifndef FUZZ_H
@@ -117,6 +118,7 @@ struct fz_stats {
 	uint64_t commands, ok, mutated, file_cycles, other_ops;
 	uint64_t errnos[160];
 	uint64_t per_cmd_ok[64];
+	uint64_t ioctls, per_ioctl_ok[32];
 };
 
 struct fz {
@@ -132,6 +134,7 @@ struct fz {
 	int dump;		/* print this command's bytes */
 	uint64_t dump_at;	/* --dump N: N + 1, 0 for none */
 	int intree;		/* the distro's ib_uverbs: steer (quirks.c) */
+	unsigned int ioctl_share;	/* percent of commands sent by ioctl */
 };
 
 /* pool.c */
@@ -150,6 +153,11 @@ uint64_t arena_mr_addr(struct fz *fz, uint64_t *len);
 
 /* mutate.c */
 void fz_mutate(struct fz *fz, struct fz_msg *m);
+
+/* ioctl.c: RDMA_VERBS_IOCTL calls */
+int fz_ioctl(struct fz *fz, struct fz_file *f, int mutated, unsigned int *id);
+const char *fz_ioctl_method_name(unsigned int id);
+size_t fz_ioctl_nmethods(void);
 
 /* quirks.c */
 int fz_stack_is_intree(void);

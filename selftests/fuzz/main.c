@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--steer]
- *             [--dump N] [--device PATH]
+ *             [--dump N] [--ioctl PERCENT] [--device PATH]
  *
- * Sends a seeded stream of random and mutated write() commands, plus
+ * Sends a seeded stream of random and mutated write() commands and
+ * RDMA_VERBS_IOCTL calls (PERCENT of them, default 30; ioctl.c), plus
  * object sequences (create, use, destroy; handle reuse, forged handles,
  * bad lengths, bad pointers), to two files of /dev/infiniband/uverbs0,
  * with file close/reopen, event reads, mmaps and forks mixed in.  Stops
@@ -256,16 +257,52 @@ static void account(struct fz *fz, struct fz_file *f, const struct fz_msg *m,
 	}
 }
 
+/* One ioctl call; 0, or -1 when the kernel answered what it never may. */
+static int one_ioctl(struct fz *fz, struct fz_file *f, uint64_t n)
+{
+	int mutated = ONE_IN(3), ret;
+	unsigned int id;
+
+	ret = fz_ioctl(fz, f, mutated, &id);
+	fz->st.commands++;
+	fz->st.ioctls++;
+	if (mutated)
+		fz->st.mutated++;
+	digest(fz, ((uint64_t)(0x80 + id) << 40) |
+		   ((uint64_t)mutated << 32) | (uint32_t)ret);
+	if (fz->trace)
+		printf("# %" PRIu64 " file%d ioctl %s%s -> %d\n", n,
+		       (int)(f - fz->files), fz_ioctl_method_name(id),
+		       mutated ? " (mutated)" : "", ret);
+	if (!ret) {
+		fz->st.ok++;
+		fz->st.per_ioctl_ok[id]++;
+		return 0;
+	}
+	if (-ret >= 512) {
+		printf("# %" PRIu64 " ioctl %s: kernel-internal errno %d reached user space\n",
+		       n, fz_ioctl_method_name(id), -ret);
+		return -1;
+	}
+	if (-ret < (int)(sizeof(fz->st.errnos) / sizeof(fz->st.errnos[0])))
+		fz->st.errnos[-ret]++;
+	return 0;
+}
+
 static int one_command(struct fz *fz, uint64_t n)
 {
 	struct fz_file *f = &fz->files[RND(FZ_NFILES)];
-	const struct fz_cmd *c = pick_cmd(fz, f);
+	const struct fz_cmd *c;
 	static struct fz_msg m;
 	uint64_t resp_at = 0;
 	size_t count = 0;
 	ssize_t ret;
-	int mutated = ONE_IN(4);
+	int mutated;
 
+	if (fz->ioctl_share && RND(100) < fz->ioctl_share)
+		return one_ioctl(fz, f, n);
+	c = pick_cmd(fz, f);
+	mutated = ONE_IN(4);
 	build(fz, f, c, &m);
 	if (mutated) {
 		fz_mutate(fz, &m);
@@ -420,7 +457,7 @@ static int read_gid0(uint8_t gid[16])
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--steer] [--dump N] [--device PATH]\n");
+	fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--steer] [--dump N] [--ioctl PERCENT] [--device PATH]\n");
 	exit(2);
 }
 
@@ -433,6 +470,7 @@ int main(int argc, char **argv)
 	int base[NRES], after[NRES], i, fails = 0, leaks = 0, steer = 0;
 	long pin;
 
+	fz->ioctl_share = 30;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 0);
@@ -448,6 +486,8 @@ int main(int argc, char **argv)
 			fz->dump_at = strtoull(argv[++i], NULL, 0) + 1;
 		else if (!strcmp(argv[i], "--steer"))
 			steer = 1;
+		else if (!strcmp(argv[i], "--ioctl") && i + 1 < argc)
+			fz->ioctl_share = strtoul(argv[++i], NULL, 0);
 		else
 			usage();
 	}
@@ -458,6 +498,8 @@ int main(int argc, char **argv)
 	}
 	if (!count && !seconds)
 		seconds = 20;
+	if (fz->ioctl_share > 100)
+		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
 	if (access(device, F_OK)) {
@@ -517,6 +559,11 @@ int main(int argc, char **argv)
 		if (fz->st.per_cmd_ok[i])
 			printf(" %s=%" PRIu64, fz_cmds[i].name,
 			       fz->st.per_cmd_ok[i]);
+	printf("\n# ioctl calls %" PRIu64 ", succeeded per method:", fz->st.ioctls);
+	for (i = 0; i < (int)fz_ioctl_nmethods(); i++)
+		if (fz->st.per_ioctl_ok[i])
+			printf(" %s=%" PRIu64, fz_ioctl_method_name(i),
+			       fz->st.per_ioctl_ok[i]);
 	printf("\n");
 	printf("%sok 1 no kernel-internal errno or short write\n",
 	       fails ? "not " : "");

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The provider of ovbtest, the test HCA (selftests/hca/): the smallest
+// complete provider, and the worked example of the vendor guide.  It opens
+// contexts (checking the driver's GET_CONTEXT response), and serves PDs,
+// MRs and CQs through the library's command helpers, with the driver's
+// udata where the kernel driver has some.  The device has no queues: its
+// work is the driver-defined COPY method, which applications call through
+// ovbtestdv.h.
+#include <cerrno>
+#include <cstdio>
+#include <new>
+
+#include <openverbs/ovbtest-abi.h>
+#include <openverbs/provider.h>
+
+namespace ovbtest {
+
+namespace {
+
+const ovb_core *core;
+
+struct Context {
+	verbs_context vctx;	// first: the library's part
+	ovbtest_alloc_ucontext_resp uctx;
+};
+
+template <class T>
+T *fail(T *obj, int rc)
+{
+	delete obj;
+	errno = rc;
+	return nullptr;
+}
+
+int query_device_ex(ibv_context *ctx, const ibv_query_device_ex_input *,
+		    ibv_device_attr_ex *attr, size_t attr_size)
+{
+	uint64_t fw;
+	int rc = core->query_device_ex(ctx, attr, attr_size, &fw);
+	if (!rc)
+		std::snprintf(attr->orig_attr.fw_ver,
+			      sizeof(attr->orig_attr.fw_ver), "%llu",
+			      static_cast<unsigned long long>(fw));
+	return rc;
+}
+
+int query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,
+	       size_t attr_size)
+{
+	return core->query_port(ctx, port, attr, attr_size);
+}
+
+ibv_pd *alloc_pd(ibv_context *ctx)
+{
+	auto *pd = new (std::nothrow) ibv_pd{};
+	if (!pd)
+		return fail(pd, ENOMEM);
+	if (int rc = core->alloc_pd(ctx, pd, nullptr))
+		return fail(pd, rc);
+	return pd;
+}
+
+int dealloc_pd(ibv_pd *pd)
+{
+	int rc = core->dealloc_pd(pd);
+	if (!rc)
+		delete pd;
+	return rc;
+}
+
+ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t len, uint64_t hca_va, int access)
+{
+	auto *mr = new (std::nothrow) ibv_mr{};
+	if (!mr)
+		return fail(mr, ENOMEM);
+	if (int rc = core->reg_mr(pd, addr, len, hca_va, access, mr, nullptr))
+		return fail(mr, rc);
+	return mr;
+}
+
+int dereg_mr(ibv_mr *mr)
+{
+	int rc = core->dereg_mr(mr);
+	if (!rc)
+		delete mr;
+	return rc;
+}
+
+// The driver answers every CQ creation with what it allocated.
+ibv_cq *create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
+		  int vector)
+{
+	ovbtest_create_cq_resp resp{};
+	ovb_udata ud{nullptr, 0, &resp, sizeof(resp)};
+	auto *cq = new (std::nothrow) ibv_cq{};
+	if (!cq)
+		return fail(cq, ENOMEM);
+	if (int rc = core->create_cq(ctx, cqe, channel, vector, cq, &ud))
+		return fail(cq, rc);
+	if (resp.cqe != static_cast<uint32_t>(cqe)) {
+		core->destroy_cq(cq);
+		return fail(cq, EPROTO);
+	}
+	return cq;
+}
+
+// Nothing ever completes on an ovbtest CQ.
+int poll_cq(ibv_cq *, int, ibv_wc *)
+{
+	return 0;
+}
+
+int destroy_cq(ibv_cq *cq)
+{
+	int rc = core->destroy_cq(cq);
+	if (!rc)
+		delete cq;
+	return rc;
+}
+
+void free_context(ibv_context *ibctx)
+{
+	auto *ctx = reinterpret_cast<Context *>(verbs_get_ctx(ibctx));
+	core->uninit_context(&ctx->vctx);
+	delete ctx;
+}
+
+// Only what the device has; the ops left NULL answer EOPNOTSUPP.
+ovb_context_ops make_ops()
+{
+	ovb_context_ops ops{};
+	ops.query_device_ex = query_device_ex;
+	ops.query_port = query_port;
+	ops.alloc_pd = alloc_pd;
+	ops.dealloc_pd = dealloc_pd;
+	ops.reg_mr = reg_mr;
+	ops.dereg_mr = dereg_mr;
+	ops.create_cq = create_cq;
+	ops.poll_cq = poll_cq;
+	ops.destroy_cq = destroy_cq;
+	ops.free_context = free_context;
+	return ops;
+}
+
+const ovb_context_ops kOps = make_ops();
+
+verbs_context *alloc_context(ibv_device *dev, int cmd_fd)
+{
+	auto *ctx = new (std::nothrow) Context{};
+	if (!ctx) {
+		errno = ENOMEM;
+		return nullptr;
+	}
+	int rc = core->init_context(&ctx->vctx, dev, cmd_fd);
+	if (!rc) {
+		// GET_CONTEXT with the driver's response: magic, mmap offsets.
+		ovb_udata ud{nullptr, 0, &ctx->uctx, sizeof(ctx->uctx)};
+		rc = core->get_context(&ctx->vctx.context, &ud);
+		if (!rc && ctx->uctx.magic != OVBTEST_MAGIC)
+			rc = EPROTO;
+		if (rc) {
+			ctx->vctx.context.cmd_fd = -1;	// the caller closes it
+			core->uninit_context(&ctx->vctx);
+		}
+	}
+	if (rc) {
+		delete ctx;
+		errno = rc;
+		return nullptr;
+	}
+	core->set_ops(&ctx->vctx.context, &kOps);
+	return &ctx->vctx;
+}
+
+// Driver id 0 (RDMA_DRIVER_UNKNOWN) says nothing: match by name.
+constexpr ovb_match kMatch[] = {
+	{OVB_MATCH_NAME_PREFIX, 0, OVBTEST_DEVICE_PREFIX},
+	{OVB_MATCH_END, 0, nullptr},
+};
+
+const ovb_provider kProvider = {
+	.abi_version = OVB_PROVIDER_ABI_VERSION,
+	.name = "ovbtest",
+	.min_abi = OVBTEST_UVERBS_ABI_VERSION,
+	.max_abi = OVBTEST_UVERBS_ABI_VERSION,
+	.match = kMatch,
+	.alloc_context = alloc_context,
+};
+
+} // namespace
+
+} // namespace ovbtest
+
+extern "C" __attribute__((visibility("default")))
+const ovb_provider *OVB_PROVIDER_ENTRY(const ovb_core *core)
+{
+	if (!core || core->abi_version != OVB_PROVIDER_ABI_VERSION)
+		return nullptr;
+	ovbtest::core = core;
+	return &ovbtest::kProvider;
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ovbtest: a test-only RDMA device without hardware (see ovbtest.h).
+ *
+ * Loading the module registers one device, ovbtest0; unloading it
+ * unregisters the device, which is a hot-unplug for everybody who has it
+ * open: ib_uverbs disassociates their contexts (DEVICE_FATAL, EIO, zapped
+ * mappings) and the module goes without waiting for them.  The device has
+ * no kernel verbs (no QPs), so only ib_uverbs and RDMA netlink use it.
+ * Never load it on a production node.
+ */
+#include <linux/module.h>
+
+#include "ovbtest.h"
+
+#define OVBTEST_NODE_GUID	0x02000000000fe571ULL
+
+static struct ovbtest_dev *ovbtest_device;
+
+static int ovbtest_query_device(struct ib_device *ibdev,
+				struct ib_device_attr *attr,
+				struct ib_udata *udata)
+{
+	if (udata->inlen || udata->outlen)
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->fw_ver = 1;
+	attr->sys_image_guid = ibdev->node_guid;
+	attr->max_mr_size = U32_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->vendor_id = 0xffffff;
+	attr->vendor_part_id = 1;
+	attr->hw_ver = 1;
+	attr->max_pd = 1024;
+	attr->max_mr = 65536;
+	attr->max_cq = 1024;
+	attr->max_cqe = 4096;
+	attr->max_pkeys = 1;
+	return 0;
+}
+
+static int ovbtest_query_port(struct ib_device *ibdev, u32 port,
+			      struct ib_port_attr *attr)
+{
+	attr->state = IB_PORT_ACTIVE;
+	attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = IB_MTU_4096;
+	attr->gid_tbl_len = 1;
+	attr->pkey_tbl_len = 1;
+	attr->max_msg_sz = OVBTEST_COPY_MAX;
+	attr->active_width = IB_WIDTH_1X;
+	attr->active_speed = IB_SPEED_SDR;
+	return 0;
+}
+
+/* An IB port without MADs: no SMI, no CM, no SA, nothing to manage. */
+static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
+				      struct ib_port_immutable *immutable)
+{
+	immutable->pkey_tbl_len = 1;
+	immutable->gid_tbl_len = 1;
+	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_IB;
+	immutable->max_mad_size = 0;
+	return 0;
+}
+
+static int ovbtest_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			      u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = 0xffff;
+	return 0;
+}
+
+/* The link-local GID of the node GUID. */
+static int ovbtest_query_gid(struct ib_device *ibdev, u32 port, int index,
+			     union ib_gid *gid)
+{
+	if (index)
+		return -EINVAL;
+	gid->global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	gid->global.interface_id = ibdev->node_guid;
+	return 0;
+}
+
+static const struct ib_device_ops ovbtest_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_UNKNOWN,
+	.uverbs_abi_ver = OVBTEST_UVERBS_ABI_VERSION,
+
+	.query_device = ovbtest_query_device,
+	.query_port = ovbtest_query_port,
+	.get_port_immutable = ovbtest_get_port_immutable,
+	.query_pkey = ovbtest_query_pkey,
+	.query_gid = ovbtest_query_gid,
+};
+
+static int __init ovbtest_init(void)
+{
+	struct ovbtest_dev *dev;
+	int ret;
+
+	dev = ib_alloc_device(ovbtest_dev, ibdev);
+	if (!dev)
+		return -ENOMEM;
+
+	ib_set_device_ops(&dev->ibdev, &ovbtest_dev_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
+	dev->ibdev.node_type = RDMA_NODE_IB_CA;
+	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
+	dev->ibdev.phys_port_cnt = 1;
+	dev->ibdev.num_comp_vectors = 1;
+	dev->ibdev.driver_def = ovbtest_uapi_defs;
+	strscpy(dev->ibdev.node_desc, "openverbs test HCA",
+		sizeof(dev->ibdev.node_desc));
+	atomic_set(&dev->next_key, 1);
+
+	/* No DMA device: ib_core's virtual DMA, as rxe. */
+	ret = ib_register_device(&dev->ibdev, OVBTEST_DEVICE_PREFIX "%d", NULL);
+	if (ret) {
+		ib_dealloc_device(&dev->ibdev);
+		return ret;
+	}
+	ovbtest_device = dev;
+	return 0;
+}
+
+static void __exit ovbtest_exit(void)
+{
+	struct ovbtest_dev *dev = ovbtest_device;
+
+	/* Users still attached are disassociated before this returns. */
+	ib_unregister_device(&dev->ibdev);
+	WARN_ON(atomic_read(&dev->live.contexts) ||
+		atomic_read(&dev->live.pds) || atomic_read(&dev->live.cqs) ||
+		atomic_read(&dev->live.mrs) || atomic_read(&dev->live.chans));
+	ib_dealloc_device(&dev->ibdev);
+}
+
+module_init(ovbtest_init);
+module_exit(ovbtest_exit);
+
+MODULE_DESCRIPTION("openverbs test HCA: no hardware, driver-defined uverbs methods");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ovbtest: a test-only RDMA device without hardware.  It serves user
+ * contexts, PDs, CQs (nothing ever completes on them), MRs over pinned user
+ * memory, two mmap'able pages per context and a driver-defined copy
+ * channel object whose COPY method moves bytes between two of the caller's
+ * MRs, as a loopback HCA's RDMA WRITE would.  It implements
+ * disassociate_ucontext, so it can be unloaded while users hold objects.
+ */
+#ifndef OVBTEST_H
+#define OVBTEST_H
+
+#include <linux/atomic.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include <openverbs/ovbtest-abi.h>
+
+/* Objects alive on the device, reported by OVBTEST_METHOD_DEVICE_INFO. */
+struct ovbtest_counts {
+	atomic_t contexts;
+	atomic_t pds;
+	atomic_t cqs;
+	atomic_t mrs;
+	atomic_t chans;
+};
+
+struct ovbtest_dev {
+	struct ib_device ibdev;
+	struct ovbtest_counts live;
+	atomic_t next_key;
+	atomic_t next_chan;
+};
+
+/* A page of the context that user space maps (counters or doorbell). */
+struct ovbtest_mmap_page {
+	struct rdma_user_mmap_entry rdma_entry;
+	void *page;
+	bool read_only;
+};
+
+struct ovbtest_ucontext {
+	struct ib_ucontext ibuc;
+	struct ovbtest_mmap_page *counters;
+	struct ovbtest_mmap_page *doorbell;
+};
+
+struct ovbtest_pd {
+	struct ib_pd ibpd;
+};
+
+struct ovbtest_cq {
+	struct ib_cq ibcq;
+};
+
+struct ovbtest_mr {
+	struct ib_mr ibmr;
+	struct ib_umem *umem;
+	int access;
+};
+
+static inline struct ovbtest_dev *to_odev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct ovbtest_dev, ibdev);
+}
+
+static inline struct ovbtest_ucontext *to_ouc(struct ib_ucontext *ibuc)
+{
+	return container_of(ibuc, struct ovbtest_ucontext, ibuc);
+}
+
+static inline struct ovbtest_mr *to_omr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct ovbtest_mr, ibmr);
+}
+
+static inline struct ovbtest_mmap_page *
+to_opage(struct rdma_user_mmap_entry *entry)
+{
+	return container_of(entry, struct ovbtest_mmap_page, rdma_entry);
+}
+
+static inline struct ovbtest_counters *
+ovbtest_counters(struct ovbtest_ucontext *uc)
+{
+	return uc->counters->page;
+}
+
+/* verbs.c */
+extern const struct ib_device_ops ovbtest_verbs_ops;
+int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
+		    u64 dst_off, u32 len);
+
+/* chan.c */
+extern const struct uapi_definition ovbtest_uapi_defs[];
+
+#endif /* OVBTEST_H */

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ovbtest: the standard verbs of the device - user contexts with their two
+ * mmap'able pages, PDs, CQs and MRs over pinned user memory - and the
+ * "DMA" that copies between two MRs (through the pinned pages, as a
+ * device without an IOMMU mapping would).
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include "ovbtest.h"
+
+/* ------------------------------------------------------------- contexts */
+
+static struct ovbtest_mmap_page *ovbtest_page_insert(struct ib_ucontext *ibuc,
+						     bool read_only)
+{
+	struct ovbtest_mmap_page *p;
+	int ret;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	p->page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!p->page) {
+		kfree(p);
+		return ERR_PTR(-ENOMEM);
+	}
+	p->read_only = read_only;
+	ret = rdma_user_mmap_entry_insert(ibuc, &p->rdma_entry, PAGE_SIZE);
+	if (ret) {
+		free_page((unsigned long)p->page);
+		kfree(p);
+		return ERR_PTR(ret);
+	}
+	return p;
+}
+
+static int ovbtest_alloc_ucontext(struct ib_ucontext *ibuc,
+				  struct ib_udata *udata)
+{
+	struct ovbtest_ucontext *uc = to_ouc(ibuc);
+	struct ovbtest_alloc_ucontext_resp resp = {};
+	int ret;
+
+	uc->counters = ovbtest_page_insert(ibuc, true);
+	if (IS_ERR(uc->counters))
+		return PTR_ERR(uc->counters);
+	uc->doorbell = ovbtest_page_insert(ibuc, false);
+	if (IS_ERR(uc->doorbell)) {
+		ret = PTR_ERR(uc->doorbell);
+		goto err_counters;
+	}
+	ovbtest_counters(uc)->magic = OVBTEST_MAGIC;
+
+	resp.magic = OVBTEST_MAGIC;
+	resp.counters_offset = rdma_user_mmap_get_offset(&uc->counters->rdma_entry);
+	resp.doorbell_offset = rdma_user_mmap_get_offset(&uc->doorbell->rdma_entry);
+	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (ret)
+		goto err_doorbell;
+	atomic_inc(&to_odev(ibuc->device)->live.contexts);
+	return 0;
+
+err_doorbell:
+	rdma_user_mmap_entry_remove(&uc->doorbell->rdma_entry);
+err_counters:
+	rdma_user_mmap_entry_remove(&uc->counters->rdma_entry);
+	return ret;
+}
+
+/* The pages go with their last mapping (ovbtest_mmap_free). */
+static void ovbtest_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+	struct ovbtest_ucontext *uc = to_ouc(ibuc);
+
+	rdma_user_mmap_entry_remove(&uc->doorbell->rdma_entry);
+	rdma_user_mmap_entry_remove(&uc->counters->rdma_entry);
+	atomic_dec(&to_odev(ibuc->device)->live.contexts);
+}
+
+/*
+ * Hot-unplug: ib_uverbs has already zapped the mappings; there is no
+ * hardware to quiesce.
+ */
+static void ovbtest_disassociate_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
+/* The counters page maps read-only (never writable), the doorbell shared. */
+static int ovbtest_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *entry;
+	struct ovbtest_mmap_page *p;
+	int ret = -EPERM;
+
+	entry = rdma_user_mmap_entry_get(ibuc, vma);
+	if (!entry)
+		return -EINVAL;
+	p = to_opage(entry);
+	if (p->read_only) {
+		if (vma->vm_flags & VM_WRITE)
+			goto out;
+		vma->vm_flags &= ~VM_MAYWRITE;
+	}
+	ret = rdma_user_mmap_io(ibuc, vma, page_to_pfn(virt_to_page(p->page)),
+				PAGE_SIZE, vma->vm_page_prot, entry);
+out:
+	rdma_user_mmap_entry_put(entry);
+	return ret;
+}
+
+static void ovbtest_mmap_free(struct rdma_user_mmap_entry *entry)
+{
+	struct ovbtest_mmap_page *p = to_opage(entry);
+
+	free_page((unsigned long)p->page);
+	kfree(p);
+}
+
+/* ------------------------------------------------------------ PDs, CQs */
+
+static int ovbtest_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	atomic_inc(&to_odev(ibpd->device)->live.pds);
+	return 0;
+}
+
+static int ovbtest_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	atomic_dec(&to_odev(ibpd->device)->live.pds);
+	return 0;
+}
+
+/*
+ * A CQ nothing completes on: COPY reports through the counters page.  The
+ * driver's attribute on CQ_CREATE (absent from write() commands) comes
+ * back in the driver response, as mlx5 reads its own CQ attributes.
+ */
+static int ovbtest_create_cq(struct ib_cq *ibcq,
+			     const struct ib_cq_init_attr *attr,
+			     struct ib_udata *udata)
+{
+	struct uverbs_attr_bundle *attrs =
+		rdma_udata_to_uverbs_attr_bundle(udata);
+	struct ovbtest_create_cq_resp resp = {};
+	int ret;
+
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 || attr->cqe > 4096)
+		return -EINVAL;
+	if (uverbs_attr_is_valid(attrs, OVBTEST_ATTR_CQ_CREATE_TAG)) {
+		ret = uverbs_copy_from(&resp.tag, attrs,
+				       OVBTEST_ATTR_CQ_CREATE_TAG);
+		if (ret)
+			return ret;
+	}
+	resp.cqe = attr->cqe;
+	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (ret)
+		return ret;
+	ibcq->cqe = attr->cqe;
+	atomic_inc(&to_odev(ibcq->device)->live.cqs);
+	return 0;
+}
+
+static int ovbtest_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	atomic_dec(&to_odev(ibcq->device)->live.cqs);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ MRs */
+
+static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
+					 u64 length, u64 virt_addr, int access,
+					 struct ib_udata *udata)
+{
+	struct ovbtest_dev *dev = to_odev(ibpd->device);
+	struct ovbtest_mr *mr;
+	u32 key;
+
+	if (access & IB_ACCESS_ON_DEMAND)
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(mr->umem)) {
+		struct ib_umem *umem = mr->umem;
+
+		kfree(mr);
+		return ERR_CAST(umem);
+	}
+	key = (u32)atomic_inc_return(&dev->next_key) << 8;
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+	mr->ibmr.iova = virt_addr;
+	mr->ibmr.length = length;
+	mr->access = access;
+	atomic_inc(&dev->live.mrs);
+	return &mr->ibmr;
+}
+
+static int ovbtest_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct ovbtest_mr *mr = to_omr(ibmr);
+
+	atomic_dec(&to_odev(ibmr->device)->live.mrs);
+	ib_umem_release(mr->umem);
+	kfree(mr);
+	return 0;
+}
+
+/* ------------------------------------------------------------- the DMA */
+
+/* Copies @len bytes at @off of @umem to (or from) @buf, page by page. */
+static void ovbtest_umem_xfer(struct ib_umem *umem, u64 off, void *buf,
+			      size_t len, bool to_umem)
+{
+	u64 pos = ib_umem_offset(umem) + off;
+	struct sg_page_iter piter;
+	size_t done = 0, in, n;
+	void *va;
+
+	for_each_sgtable_page(&umem->sgt_append.sgt, &piter, pos >> PAGE_SHIFT) {
+		in = offset_in_page(pos + done);
+		n = min_t(size_t, len - done, PAGE_SIZE - in);
+		va = kmap_local_page(sg_page_iter_page(&piter));
+		if (to_umem)
+			memcpy(va + in, buf + done, n);
+		else
+			memcpy(buf + done, va + in, n);
+		kunmap_local(va);
+		done += n;
+		if (done == len)
+			break;
+	}
+}
+
+static bool ovbtest_mr_range_ok(struct ovbtest_mr *mr, u64 off, u32 len)
+{
+	u64 end;
+
+	return !check_add_overflow(off, (u64)len, &end) &&
+	       end <= mr->umem->length;
+}
+
+/*
+ * What a loopback HCA's RDMA WRITE does: @len bytes from @src at
+ * @src_off to @dst at @dst_off.  The destination must be writable.
+ */
+int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
+		    u64 dst_off, u32 len)
+{
+	size_t done, n;
+	void *buf;
+
+	if (!ovbtest_mr_range_ok(src, src_off, len) ||
+	    !ovbtest_mr_range_ok(dst, dst_off, len))
+		return -ERANGE;
+	if (!(dst->access & IB_ACCESS_LOCAL_WRITE))
+		return -EACCES;
+
+	buf = (void *)__get_free_page(GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (done = 0; done < len; done += n) {
+		n = min_t(size_t, len - done, PAGE_SIZE);
+		ovbtest_umem_xfer(src->umem, src_off + done, buf, n, false);
+		ovbtest_umem_xfer(dst->umem, dst_off + done, buf, n, true);
+		cond_resched();
+	}
+	free_page((unsigned long)buf);
+	return 0;
+}
+
+const struct ib_device_ops ovbtest_verbs_ops = {
+	.alloc_ucontext = ovbtest_alloc_ucontext,
+	.dealloc_ucontext = ovbtest_dealloc_ucontext,
+	.disassociate_ucontext = ovbtest_disassociate_ucontext,
+	.mmap = ovbtest_mmap,
+	.mmap_free = ovbtest_mmap_free,
+	.alloc_pd = ovbtest_alloc_pd,
+	.dealloc_pd = ovbtest_dealloc_pd,
+	.create_cq = ovbtest_create_cq,
+	.destroy_cq = ovbtest_destroy_cq,
+	.reg_user_mr = ovbtest_reg_user_mr,
+	.dereg_mr = ovbtest_dereg_mr,
+
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, ovbtest_ucontext, ibuc),
+	INIT_RDMA_OBJ_SIZE(ib_pd, ovbtest_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_cq, ovbtest_cq, ibcq),
+};

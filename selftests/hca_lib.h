@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The test HCA driver (selftests/hca/, ovbtest.ko) from user space: load
+ * and unload it, find its uverbs device, and call its driver-defined
+ * methods with raw RDMA_VERBS_IOCTL calls (uverbs_hca, uverbs_unplug).
+ */
+#ifndef HCA_LIB_H
+#define HCA_LIB_H
+
+#include <dirent.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <rdma/ib_user_verbs.h>
+
+#include "uverbs_raw.h"
+#include "uverbs_ioctl.h"
+#include <openverbs/ovbtest-abi.h>
+
+#define HCA_MODULE	"ovbtest"
+#define HCA_IBDEV	OVBTEST_DEVICE_PREFIX "0"
+
+/* Loads ovbtest.ko from beside this program; 0 (also if loaded) or -errno. */
+static inline int hca_load(void)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd, ret;
+
+	if (n < 0)
+		return -errno;
+	exe[n] = 0;
+	snprintf(path, sizeof(path), "%s/" HCA_MODULE ".ko", dirname(exe));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	return ret == -EEXIST ? 0 : ret;
+}
+
+/* rmmod: the device goes, with whoever still uses it (hot-unplug). */
+static inline int hca_unload(void)
+{
+	return syscall(SYS_delete_module, HCA_MODULE, O_NONBLOCK) ? -errno : 0;
+}
+
+static inline int hca_loaded(void)
+{
+	return access("/sys/module/" HCA_MODULE, F_OK) == 0;
+}
+
+/*
+ * The /dev path of ovbtest0's uverbs device into @path; 0, or -ENOENT
+ * when it did not appear within @ms milliseconds.
+ */
+static inline int hca_dev_path(char *path, size_t len, int ms)
+{
+	const char *cls = "/sys/class/infiniband_verbs";
+	char f[PATH_MAX], name[64];
+	struct dirent *de;
+	int t, found;
+	DIR *d;
+	FILE *fp;
+
+	for (t = 0; t <= ms; t += 10) {
+		found = 0;
+		d = opendir(cls);
+		while (d && (de = readdir(d))) {
+			if (strncmp(de->d_name, "uverbs", 6))
+				continue;
+			snprintf(f, sizeof(f), "%s/%s/ibdev", cls, de->d_name);
+			fp = fopen(f, "r");
+			if (!fp)
+				continue;
+			if (fgets(name, sizeof(name), fp) &&
+			    !strcmp(name, HCA_IBDEV "\n")) {
+				snprintf(path, len, "/dev/infiniband/%s",
+					 de->d_name);
+				found = 1;
+			}
+			fclose(fp);
+		}
+		if (d)
+			closedir(d);
+		if (found && access(path, R_OK | W_OK) == 0)
+			return 0;
+		usleep(10000);
+	}
+	return -ENOENT;
+}
+
+static inline void hca_ioc_init(struct ioc *c, __u16 object, __u16 method)
+{
+	ioc_init(c, object, method);
+	c->hdr.driver_id = RDMA_DRIVER_UNKNOWN;
+}
+
+/* GET_CONTEXT by ioctl with the driver's response; 0 or -errno. */
+static inline int hca_get_context(int fd, struct ovbtest_alloc_ucontext_resp *resp)
+{
+	__u32 vectors = 0;
+	struct ioc c;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
+	ioc_out(&c, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, &vectors,
+		sizeof(vectors));
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, resp, sizeof(*resp));
+	return ioc_call(fd, &c);
+}
+
+/* The async event file of the context; the fd or -errno. */
+static inline int hca_async_fd(int fd)
+{
+	struct ioc c;
+	int ret;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_ASYNC_EVENT,
+		     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
+	ioc_obj(&c, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, 0);
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+static inline int hca_device_info(int fd, struct ovbtest_device_info *info)
+{
+	struct ioc c;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, info, sizeof(*info));
+	return ioc_call(fd, &c);
+}
+
+/* REG_MR by write(); the handle or -errno. */
+static inline int hca_reg_mr(int fd, __u32 pd, void *addr, size_t len,
+			     __u32 access)
+{
+	struct ib_uverbs_reg_mr_resp resp = {};
+	struct ib_uverbs_reg_mr req = {
+		.response = (uintptr_t)&resp,
+		.start = (uintptr_t)addr,
+		.length = len,
+		.hca_va = (uintptr_t)addr,
+		.pd_handle = pd,
+		.access_flags = access,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
+			      sizeof(resp));
+
+	return ret < 0 ? (int)ret : (int)resp.mr_handle;
+}
+
+static inline int hca_dereg_mr(int fd, __u32 handle)
+{
+	struct ib_uverbs_dereg_mr req = { .mr_handle = handle };
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DEREG_MR, &req,
+			      sizeof(req), 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* CHAN_CREATE with everything optional too; the handle or -errno. */
+static inline int hca_chan_create(int fd, __u32 pd, __u32 depth, __u32 *id)
+{
+	struct ioc c;
+	int ret;
+
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_PD, pd);
+	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &depth, sizeof(depth));
+	if (id)
+		ioc_out(&c, OVBTEST_ATTR_CHAN_CREATE_ID, id, sizeof(*id));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+static inline int hca_chan_destroy(int fd, __u32 chan,
+				   struct ovbtest_chan_stats *st)
+{
+	struct ioc c;
+
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_DESTROY);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_DESTROY_HANDLE, chan);
+	if (st)
+		ioc_out(&c, OVBTEST_ATTR_CHAN_DESTROY_STATS, st, sizeof(*st));
+	return ioc_call(fd, &c);
+}
+
+static inline int hca_chan_query(int fd, __u32 chan,
+				 struct ovbtest_chan_stats *st)
+{
+	struct ioc c;
+
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_QUERY);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_QUERY_HANDLE, chan);
+	ioc_out(&c, OVBTEST_ATTR_CHAN_QUERY_STATS, st, sizeof(*st));
+	return ioc_call(fd, &c);
+}
+
+/* The COPY call, for tests to take apart; ioc_call() runs it. */
+static inline void hca_copy_call(struct ioc *c, __u32 chan, __u32 src,
+				 __u32 dst, struct ovbtest_copy_desc *desc,
+				 __u64 *seq)
+{
+	hca_ioc_init(c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_COPY);
+	ioc_obj(c, OVBTEST_ATTR_CHAN_COPY_HANDLE, chan);
+	ioc_obj(c, OVBTEST_ATTR_CHAN_COPY_SRC_MR, src);
+	ioc_obj(c, OVBTEST_ATTR_CHAN_COPY_DST_MR, dst);
+	ioc_in(c, OVBTEST_ATTR_CHAN_COPY_DESC, desc, sizeof(*desc));
+	if (seq)
+		ioc_out(c, OVBTEST_ATTR_CHAN_COPY_SEQ, seq, sizeof(*seq));
+}
+
+static inline int hca_copy(int fd, __u32 chan, __u32 src, __u64 src_off,
+			   __u32 dst, __u64 dst_off, __u32 len, __u64 *seq)
+{
+	struct ovbtest_copy_desc desc = {
+		.src_offset = src_off, .dst_offset = dst_off, .length = len,
+	};
+	struct ioc c;
+
+	hca_copy_call(&c, chan, src, dst, &desc, seq);
+	return ioc_call(fd, &c);
+}
+
+#endif /* HCA_LIB_H */

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Driver-defined uverbs methods end to end: the test HCA driver
+ * (selftests/hca/, ovbtest.ko) adds an object with CREATE/QUERY/DESTROY/
+ * COPY methods, a method on the DEVICE object and an attribute on
+ * CQ_CREATE, in the public <rdma/uverbs_ioctl.h> format.  Each case calls
+ * them with raw RDMA_VERBS_IOCTL and expects what the in-tree 6.1
+ * ib_uverbs answers (the same module binary loads on both stacks).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "hca_lib.h"
+
+#define MR_LEN	(64 * 1024)
+#define RW	(IB_UVERBS_ACCESS_LOCAL_WRITE)
+
+FIXTURE(hca) {
+	int fd;
+	int pd;
+	struct ovbtest_alloc_ucontext_resp uctx;
+	char *src, *dst;
+	int src_mr, dst_mr;
+};
+
+/* Loads the driver, opens its device, a context, a PD and two MRs. */
+FIXTURE_SETUP(hca)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	self->fd = -1;
+	ret = hca_load();
+	if (ret == -ENOENT)
+		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
+	if (ret == -ENOEXEC)
+		SKIP(return, "ovbtest.ko was built for another kernel");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
+	self->fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, hca_get_context(self->fd, &self->uctx));
+	self->pd = raw_alloc_pd(self->fd);
+	ASSERT_LE(0, self->pd);
+
+	self->src = mmap(NULL, MR_LEN, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	self->dst = mmap(NULL, MR_LEN, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->src);
+	ASSERT_NE(MAP_FAILED, self->dst);
+	for (int i = 0; i < MR_LEN; i++)
+		self->src[i] = (char)(i * 7 + 3);
+	memset(self->dst, 0, MR_LEN);
+	self->src_mr = hca_reg_mr(self->fd, self->pd, self->src, MR_LEN, 0);
+	self->dst_mr = hca_reg_mr(self->fd, self->pd, self->dst, MR_LEN, RW);
+	ASSERT_LE(0, self->src_mr);
+	ASSERT_LE(0, self->dst_mr);
+}
+
+FIXTURE_TEARDOWN(hca)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(hca, get_context_carries_driver_response)
+{
+	EXPECT_EQ(OVBTEST_MAGIC, self->uctx.magic);
+	EXPECT_NE(self->uctx.counters_offset, self->uctx.doorbell_offset);
+	EXPECT_EQ(0, self->uctx.counters_offset % getpagesize());
+}
+
+TEST_F(hca, device_info_is_a_driver_method_of_device)
+{
+	struct ovbtest_device_info info = {};
+	struct ioc c;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, &info, sizeof(info));
+	ASSERT_EQ(0, ioc_call(self->fd, &c));
+	EXPECT_TRUE(c.attrs[0].flags & UVERBS_ATTR_F_VALID_OUTPUT);
+	EXPECT_EQ(OVBTEST_MAGIC, info.magic);
+	EXPECT_EQ(self->uctx.counters_offset, info.counters_offset);
+	EXPECT_EQ(self->uctx.doorbell_offset, info.doorbell_offset);
+	EXPECT_LE(1, info.contexts);
+	EXPECT_LE(1, info.pds);
+	EXPECT_LE(2, info.mrs);
+
+	/* shorter than the minimum (up to .reserved) / mandatory missing */
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, &info, 8);
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	/* the next method id of the driver namespace does not exist */
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO + 1);
+	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
+	/* another driver's id */
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, &info, sizeof(info));
+	c.hdr.driver_id = RDMA_DRIVER_RXE;
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+}
+
+TEST_F(hca, device_info_needs_a_context)
+{
+	struct ovbtest_device_info info;
+	char path[PATH_MAX];
+	int fd;
+
+	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 0));
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, hca_device_info(fd, &info));
+	close(fd);
+}
+
+TEST_F(hca, chan_create_query_destroy)
+{
+	struct ovbtest_chan_create_resp resp = {};
+	struct ovbtest_chan_create_req req = { .cookie = 0x1122334455667788ULL };
+	struct ovbtest_chan_stats st, fin;
+	__u32 depth = 16, id = 0;
+	struct ioc c;
+	int chan;
+
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_PD, self->pd);
+	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &depth, sizeof(depth));
+	ioc_out(&c, OVBTEST_ATTR_CHAN_CREATE_ID, &id, sizeof(id));
+	ioc_in(&c, UVERBS_ATTR_UHW_IN, &req, sizeof(req));
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, &resp, sizeof(resp));
+	ASSERT_EQ(0, ioc_call(self->fd, &c));
+	chan = c.attrs[0].data;
+	EXPECT_TRUE(c.attrs[3].flags & UVERBS_ATTR_F_VALID_OUTPUT);
+	EXPECT_TRUE(c.attrs[5].flags & UVERBS_ATTR_F_VALID_OUTPUT);
+	EXPECT_EQ(req.cookie, resp.cookie);
+	EXPECT_EQ(id, resp.id);
+	EXPECT_NE(0, id);
+
+	memset(&st, 0xff, sizeof(st));
+	ASSERT_EQ(0, hca_chan_query(self->fd, chan, &st));
+	EXPECT_EQ(0, st.copies);
+	EXPECT_EQ(0, st.bytes);
+	EXPECT_EQ(id, st.id);
+	EXPECT_EQ(16, st.depth);
+
+	/* The channel holds its PD. */
+	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
+
+	ASSERT_EQ(0, hca_copy(self->fd, chan, self->src_mr, 0, self->dst_mr, 0,
+			      100, NULL));
+	memset(&fin, 0, sizeof(fin));
+	ASSERT_EQ(0, hca_chan_destroy(self->fd, chan, &fin));
+	EXPECT_EQ(1, fin.copies);
+	EXPECT_EQ(100, fin.bytes);
+	EXPECT_EQ(id, fin.id);
+	EXPECT_EQ(-ENOENT, hca_chan_query(self->fd, chan, &st));
+	EXPECT_EQ(-ENOENT, hca_chan_destroy(self->fd, chan, NULL));
+}
+
+TEST_F(hca, chan_create_checks)
+{
+	__u32 depth = 4;
+	__u64 big = 4;
+	struct ioc c;
+
+	EXPECT_EQ(-EINVAL, hca_chan_create(self->fd, self->pd, 0, NULL));
+	EXPECT_EQ(-EINVAL, hca_chan_create(self->fd, self->pd, 5000, NULL));
+	/* a PD handle that is an MR: another object type */
+	EXPECT_EQ(-EINVAL, hca_chan_create(self->fd, self->src_mr, 4, NULL));
+	EXPECT_EQ(-ENOENT, hca_chan_create(self->fd, 999, 4, NULL));
+
+	/* the PD is mandatory */
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
+	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &depth, sizeof(depth));
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	/* the depth is a u32 exactly */
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_PD, self->pd);
+	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &big, sizeof(big));
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	/* an unknown driver attribute: ignored, unless mandatory */
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
+	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_PD, self->pd);
+	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &depth, sizeof(depth));
+	ioc_const(&c, OVBTEST_ATTR_CHAN_CREATE_ID + 10, 1);
+	ASSERT_EQ(0, ioc_call(self->fd, &c));
+	EXPECT_EQ(0, hca_chan_destroy(self->fd, c.attrs[0].data, NULL));
+	c.attrs[3].flags = UVERBS_ATTR_F_MANDATORY;
+	c.attrs[0].data = 0;
+	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
+	/* a method of the driver's object that does not exist */
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_COPY + 1);
+	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
+	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN + 1, OVBTEST_METHOD_CHAN_CREATE);
+	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
+}
+
+TEST_F(hca, copy_moves_bytes_and_counts)
+{
+	const struct ovbtest_counters *ctr;
+	__u64 seq = 0;
+	int chan;
+
+	chan = hca_chan_create(self->fd, self->pd, 8, NULL);
+	ASSERT_LE(0, chan);
+	ctr = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd,
+		   self->uctx.counters_offset);
+	ASSERT_NE(MAP_FAILED, ctr);
+	EXPECT_EQ(OVBTEST_MAGIC, ctr->magic);
+	EXPECT_EQ(0, ctr->completions);
+
+	/* across page boundaries, at odd offsets */
+	ASSERT_EQ(0, hca_copy(self->fd, chan, self->src_mr, 1000,
+			      self->dst_mr, 3001, 20000, &seq));
+	EXPECT_EQ(1, seq);
+	EXPECT_EQ(0, memcmp(self->src + 1000, self->dst + 3001, 20000));
+	EXPECT_EQ(0, self->dst[3000]);
+	EXPECT_EQ(0, self->dst[3001 + 20000]);
+	/* the whole MR, and a zero-length copy */
+	ASSERT_EQ(0, hca_copy(self->fd, chan, self->src_mr, 0, self->dst_mr, 0,
+			      MR_LEN, &seq));
+	EXPECT_EQ(2, seq);
+	EXPECT_EQ(0, memcmp(self->src, self->dst, MR_LEN));
+	ASSERT_EQ(0, hca_copy(self->fd, chan, self->src_mr, MR_LEN,
+			      self->dst_mr, MR_LEN, 0, &seq));
+	EXPECT_EQ(3, seq);
+	/* the driver bumped the counters page */
+	EXPECT_EQ(3, ctr->completions);
+	EXPECT_EQ(20000 + MR_LEN, ctr->bytes);
+	munmap((void *)ctr, getpagesize());
+	EXPECT_EQ(0, hca_chan_destroy(self->fd, chan, NULL));
+}
+
+TEST_F(hca, copy_checks)
+{
+	struct ovbtest_copy_desc desc = { .length = 8 };
+	int chan, pd2, mr2, ro;
+	struct ioc c;
+
+	chan = hca_chan_create(self->fd, self->pd, 8, NULL);
+	ASSERT_LE(0, chan);
+	/* outside either MR */
+	EXPECT_EQ(-ERANGE, hca_copy(self->fd, chan, self->src_mr, MR_LEN - 4,
+				    self->dst_mr, 0, 8, NULL));
+	EXPECT_EQ(-ERANGE, hca_copy(self->fd, chan, self->src_mr, 0,
+				    self->dst_mr, ~0ULL, 8, NULL));
+	/* the destination is read-only */
+	EXPECT_EQ(-EACCES, hca_copy(self->fd, chan, self->dst_mr, 0,
+				    self->src_mr, 0, 8, NULL));
+	EXPECT_EQ(-EINVAL, hca_copy(self->fd, chan, self->src_mr, 0,
+				    self->dst_mr, 0, OVBTEST_COPY_MAX + 1, NULL));
+	/* an MR of another PD */
+	pd2 = raw_alloc_pd(self->fd);
+	ASSERT_LE(0, pd2);
+	mr2 = hca_reg_mr(self->fd, pd2, self->dst, MR_LEN, RW);
+	ASSERT_LE(0, mr2);
+	EXPECT_EQ(-EINVAL, hca_copy(self->fd, chan, self->src_mr, 0, mr2, 0, 8,
+				    NULL));
+	/* handles of the wrong type, or of nothing */
+	EXPECT_EQ(-EINVAL, hca_copy(self->fd, self->src_mr, self->src_mr, 0,
+				    self->dst_mr, 0, 8, NULL));
+	EXPECT_EQ(-EINVAL, hca_copy(self->fd, chan, chan, 0, self->dst_mr, 0,
+				    8, NULL));
+	EXPECT_EQ(-ENOENT, hca_copy(self->fd, chan, 1000, 0, self->dst_mr, 0,
+				    8, NULL));
+	/* flags must be 0 */
+	desc.flags = 1;
+	hca_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc, NULL);
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	/* the descriptor: exact size, mandatory, readable */
+	desc.flags = 0;
+	hca_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc, NULL);
+	c.attrs[3].len = sizeof(desc) - 8;
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	c.attrs[3].len = sizeof(desc) + 8;
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	c.attrs[3].len = sizeof(desc);
+	c.attrs[3].data = 8;
+	EXPECT_EQ(-EFAULT, ioc_call(self->fd, &c));
+	c.hdr.num_attrs = 3;
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	/* an unwritable SEQ fails after the copy was made */
+	hca_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc,
+		      (__u64 *)8);
+	EXPECT_EQ(-EFAULT, ioc_call(self->fd, &c));
+
+	/* a read-only MR may be a source */
+	ro = hca_reg_mr(self->fd, self->pd, self->src, MR_LEN, 0);
+	ASSERT_LE(0, ro);
+	EXPECT_EQ(0, hca_copy(self->fd, chan, ro, 0, self->dst_mr, 0, 8, NULL));
+	EXPECT_EQ(0, hca_chan_destroy(self->fd, chan, NULL));
+	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr2));
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd2));
+}
+
+/* The driver's attribute on the standard CQ_CREATE, and its udata. */
+TEST_F(hca, cq_create_driver_attribute)
+{
+	struct ovbtest_create_cq_resp resp = {};
+	__u32 tag = 0xabcd1234, cqe = 32;
+	struct ioc c;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
+	ioc_const(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 7);
+	ioc_const(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0)->len = 4;
+	ioc_out(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &cqe, sizeof(cqe));
+	ioc_in(&c, OVBTEST_ATTR_CQ_CREATE_TAG, &tag, sizeof(tag));
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, &resp, sizeof(resp));
+	ASSERT_EQ(0, ioc_call(self->fd, &c));
+	EXPECT_EQ(tag, resp.tag);
+	EXPECT_EQ(32, resp.cqe);
+	EXPECT_TRUE(c.attrs[6].flags & UVERBS_ATTR_F_VALID_OUTPUT);
+
+	/* the tag is a u32 exactly */
+	c.attrs[0].data = 0;
+	c.attrs[5].len = 2;
+	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+
+	/* without the tag */
+	memset(&resp, 0xff, sizeof(resp));
+	c.hdr.num_attrs = 5;
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, &resp, sizeof(resp));
+	ASSERT_EQ(0, ioc_call(self->fd, &c));
+	EXPECT_EQ(0, resp.tag);
+	EXPECT_EQ(32, resp.cqe);
+}
+
+TEST_F(hca, mmap_rules)
+{
+	struct ovbtest_device_info info;
+	long pg = getpagesize();
+	__u64 *db;
+	void *p;
+
+	/* the counters page is never writable */
+	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 self->uctx.counters_offset);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EPERM, errno);
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, self->fd,
+		 self->uctx.counters_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-1, mprotect(p, pg, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(p, pg);
+	/* private, too long, or no entry */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, pg, PROT_READ, MAP_PRIVATE, self->fd,
+				   self->uctx.counters_offset));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED,
+				   self->fd, self->uctx.counters_offset));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, pg, PROT_READ, MAP_SHARED, self->fd,
+				   self->uctx.doorbell_offset + 64 * pg));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* the doorbell page is shared with the driver */
+	db = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		  self->uctx.doorbell_offset);
+	ASSERT_NE(MAP_FAILED, db);
+	*db = 0x5eed;
+	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	EXPECT_EQ(0x5eed, info.doorbell_value);
+	munmap(db, pg);
+}
+
+/*
+ * Everything of a file goes with it, on the driver too; a mapping of the
+ * file keeps it (and its context) until munmap.
+ */
+TEST_F(hca, objects_freed_on_close)
+{
+	struct ovbtest_device_info before, after;
+	struct ovbtest_alloc_ucontext_resp uctx;
+	char path[PATH_MAX];
+	int fd, pd, i;
+	void *db;
+
+	ASSERT_EQ(0, hca_device_info(self->fd, &before));
+	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 0));
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, hca_get_context(fd, &uctx));
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	for (i = 0; i < 4; i++) {
+		ASSERT_LE(0, hca_chan_create(fd, pd, 4, NULL));
+		ASSERT_LE(0, hca_reg_mr(fd, pd, self->dst, MR_LEN, RW));
+		ASSERT_EQ(0, raw_create_cq(fd, 8, 0, -1, i, NULL));
+	}
+	ASSERT_EQ(0, hca_device_info(fd, &after));
+	EXPECT_EQ(before.contexts + 1, after.contexts);
+	EXPECT_EQ(before.pds + 1, after.pds);
+	EXPECT_EQ(before.mrs + 4, after.mrs);
+	EXPECT_EQ(before.cqs + 4, after.cqs);
+	EXPECT_EQ(before.chans + 4, after.chans);
+
+	db = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd,
+		  uctx.doorbell_offset);
+	ASSERT_NE(MAP_FAILED, db);
+	close(fd);
+	ASSERT_EQ(0, hca_device_info(self->fd, &after));
+	EXPECT_EQ(before.contexts + 1, after.contexts);
+	EXPECT_EQ(before.chans + 4, after.chans);
+	munmap(db, getpagesize());
+	ASSERT_EQ(0, hca_device_info(self->fd, &after));
+	EXPECT_EQ(before.contexts, after.contexts);
+	EXPECT_EQ(before.pds, after.pds);
+	EXPECT_EQ(before.mrs, after.mrs);
+	EXPECT_EQ(before.cqs, after.cqs);
+	EXPECT_EQ(before.chans, after.chans);
+}
+
+/* Last: with nobody attached the driver unloads and loads again. */
+FIXTURE(unload) {
+};
+
+FIXTURE_SETUP(unload)
+{
+}
+
+FIXTURE_TEARDOWN(unload)
+{
+}
+
+TEST_F(unload, module_unloads_and_reloads)
+{
+	char path[PATH_MAX];
+
+	if (!hca_loaded())
+		SKIP(return, "ovbtest not loaded");
+	ASSERT_EQ(0, hca_unload());
+	EXPECT_FALSE(hca_loaded());
+	EXPECT_EQ(-ENOENT, hca_dev_path(path, sizeof(path), 0));
+	ASSERT_EQ(0, hca_load());
+	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
+	ASSERT_EQ(0, hca_unload());
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * openverbs: the user ABI of ovbtest, the project's test HCA driver
+ * (selftests/hca/), a device without hardware whose "DMA engine" copies
+ * bytes between two memory regions of the caller.  Shared by the kernel
+ * driver, the selftests and the provider (providers/ovbtest).
+ *
+ * Everything beyond the standard verbs is reached through driver-defined
+ * ioctl objects and methods, in the driver namespace of the ioctl ABI
+ * (ids with bit 12 set, UVERBS_ID_NS_SPECIFIC in
+ * <rdma/rdma_user_ioctl_cmds.h>).  Only <linux/types.h> is needed.
+ */
+#ifndef OPENVERBS_UAPI_OVBTEST_ABI_H
+#define OPENVERBS_UAPI_OVBTEST_ABI_H
+
+#include <linux/types.h>
+
+/* /sys/class/infiniband_verbs/uverbsN/abi_version of the device. */
+#define OVBTEST_UVERBS_ABI_VERSION	1
+/* The device's name prefix (ovbtest0, ...); driver_id is 0 (UNKNOWN). */
+#define OVBTEST_DEVICE_PREFIX		"ovbtest"
+#define OVBTEST_MAGIC			0x6f76627465737431ULL	/* "ovbtest1" */
+/* The most one COPY moves. */
+#define OVBTEST_COPY_MAX		(4U << 20)
+
+/*
+ * UVERBS_ID_NS_SPECIFIC: the first id of the driver namespace, for
+ * objects and methods.  Driver attributes start two later
+ * (UVERBS_ID_DRIVER_NS_WITH_UHW): UHW_IN and UHW_OUT, the driver udata of
+ * a method, are the first two.
+ */
+#define OVBTEST_NS			(1U << 12)
+#define OVBTEST_ATTR_NS			(OVBTEST_NS + 2)
+
+/* Objects of the driver (one: a copy channel bound to a PD). */
+enum ovbtest_objects {
+	OVBTEST_OBJECT_CHAN = OVBTEST_NS,
+};
+
+enum ovbtest_chan_methods {
+	OVBTEST_METHOD_CHAN_CREATE = OVBTEST_NS,
+	OVBTEST_METHOD_CHAN_QUERY,
+	OVBTEST_METHOD_CHAN_DESTROY,
+	OVBTEST_METHOD_CHAN_COPY,
+};
+
+/* A method the driver adds to the standard DEVICE object. */
+enum ovbtest_device_methods {
+	OVBTEST_METHOD_DEVICE_INFO = OVBTEST_NS,
+};
+
+enum ovbtest_chan_create_attrs {
+	OVBTEST_ATTR_CHAN_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
+	OVBTEST_ATTR_CHAN_CREATE_PD,			/* IDR PD, READ */
+	OVBTEST_ATTR_CHAN_CREATE_DEPTH,			/* PTR_IN __u32 */
+	OVBTEST_ATTR_CHAN_CREATE_ID,			/* PTR_OUT __u32, optional */
+};
+
+enum ovbtest_chan_query_attrs {
+	OVBTEST_ATTR_CHAN_QUERY_HANDLE = OVBTEST_ATTR_NS,	/* IDR READ */
+	OVBTEST_ATTR_CHAN_QUERY_STATS,			/* PTR_OUT ovbtest_chan_stats */
+};
+
+enum ovbtest_chan_destroy_attrs {
+	OVBTEST_ATTR_CHAN_DESTROY_HANDLE = OVBTEST_ATTR_NS,	/* IDR DESTROY */
+	OVBTEST_ATTR_CHAN_DESTROY_STATS,		/* PTR_OUT, optional */
+};
+
+enum ovbtest_chan_copy_attrs {
+	OVBTEST_ATTR_CHAN_COPY_HANDLE = OVBTEST_ATTR_NS,	/* IDR READ */
+	OVBTEST_ATTR_CHAN_COPY_SRC_MR,			/* IDR MR, READ */
+	OVBTEST_ATTR_CHAN_COPY_DST_MR,			/* IDR MR, READ */
+	OVBTEST_ATTR_CHAN_COPY_DESC,			/* PTR_IN ovbtest_copy_desc */
+	OVBTEST_ATTR_CHAN_COPY_SEQ,			/* PTR_OUT __u64, optional */
+};
+
+/* An attribute the driver adds to the standard CQ_CREATE method. */
+enum ovbtest_cq_create_attrs {
+	OVBTEST_ATTR_CQ_CREATE_TAG = OVBTEST_ATTR_NS,	/* PTR_IN __u32, optional */
+};
+
+enum ovbtest_device_info_attrs {
+	OVBTEST_ATTR_DEVICE_INFO = OVBTEST_ATTR_NS,		/* PTR_OUT ovbtest_device_info */
+};
+
+/* The COPY descriptor: like an RDMA WRITE between two local MRs. */
+struct ovbtest_copy_desc {
+	__aligned_u64 src_offset;	/* from the start of the source MR */
+	__aligned_u64 dst_offset;
+	__u32 length;			/* at most OVBTEST_COPY_MAX */
+	__u32 flags;			/* none defined: must be 0 */
+};
+
+struct ovbtest_chan_stats {
+	__aligned_u64 copies;
+	__aligned_u64 bytes;
+	__u32 id;
+	__u32 depth;
+};
+
+struct ovbtest_device_info {
+	__aligned_u64 magic;		/* OVBTEST_MAGIC */
+	__aligned_u64 counters_offset;	/* mmap offset of the counters page */
+	__aligned_u64 doorbell_offset;	/* mmap offset of the doorbell page */
+	__aligned_u64 doorbell_value;	/* the first u64 of the doorbell page */
+	/* objects alive on the whole device (every context) */
+	__u32 contexts;
+	__u32 pds;
+	__u32 cqs;
+	__u32 mrs;
+	__u32 chans;
+	__u32 reserved;
+};
+
+/* Driver data of the CHAN_CREATE method (UVERBS_ATTR_UHW). */
+struct ovbtest_chan_create_req {
+	__aligned_u64 cookie;
+};
+
+struct ovbtest_chan_create_resp {
+	__aligned_u64 cookie;		/* the request's, echoed */
+	__u32 id;
+	__u32 reserved;
+};
+
+/* Driver response of CQ creation (UHW_OUT / write() driver data). */
+struct ovbtest_create_cq_resp {
+	__u32 tag;			/* OVBTEST_ATTR_CQ_CREATE_TAG, or 0 */
+	__u32 cqe;
+};
+
+/* Driver data of GET_CONTEXT (alloc_ucontext). */
+struct ovbtest_alloc_ucontext_resp {
+	__aligned_u64 magic;
+	__aligned_u64 counters_offset;
+	__aligned_u64 doorbell_offset;
+};
+
+/*
+ * The counters page (read-only mapping): the driver bumps it after every
+ * COPY of the context.
+ */
+struct ovbtest_counters {
+	__aligned_u64 completions;
+	__aligned_u64 bytes;
+	__aligned_u64 magic;		/* OVBTEST_MAGIC while the device lives */
+};
+
+#endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
