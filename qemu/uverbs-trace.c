@@ -4,6 +4,8 @@
  * process issues, decoded (strace shows RDMA_VERBS_IOCTL as a bare
  * pointer): "ioctl OBJ.METHOD attrs=ID,ID,... = RESULT" and
  * "write CMD = RESULT", one line each, to the file named by UVERBS_TRACE.
+ * With UVERBS_TRACE_DETAIL set, each attribute is ID/LEN/FLAGS (flags as
+ * sent, before the kernel marks outputs valid).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -52,6 +54,7 @@ int ioctl(int fd, unsigned long req, ...)
 	static int (*real)(int, unsigned long, ...);
 	const struct ib_uverbs_ioctl_hdr *h;
 	FILE *f = trace_file();
+	unsigned short flags[64];
 	va_list ap;
 	void *arg;
 	int ret, err, i;
@@ -61,13 +64,19 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (!real)
 		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	h = arg;
+	if (f && req == RDMA_VERBS_IOCTL)
+		for (i = 0; i < h->num_attrs && i < 64; i++)
+			flags[i] = h->attrs[i].flags;
 	ret = real(fd, req, arg);
 	err = errno;
 	if (f && req == RDMA_VERBS_IOCTL) {
-		h = arg;
 		fprintf(f, "ioctl %u.%u attrs=", h->object_id, h->method_id);
-		for (i = 0; i < h->num_attrs; i++)
+		for (i = 0; i < h->num_attrs; i++) {
 			fprintf(f, "%s%#x", i ? "," : "", h->attrs[i].attr_id);
+			if (getenv("UVERBS_TRACE_DETAIL") && i < 64)
+				fprintf(f, "/%u/%#x", h->attrs[i].len, flags[i]);
+		}
 		trace_result(f, ret, err);
 	}
 	errno = err;

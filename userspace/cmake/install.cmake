@@ -22,19 +22,19 @@ install(TARGETS ibverbs EXPORT openverbsTargets
 # relative ($ORIGIN) so the prefix can move; LD_LIBRARY_PATH still wins.
 file(RELATIVE_PATH OVB_BIN_TO_LIB ${CMAKE_INSTALL_FULL_BINDIR}
 	${CMAKE_INSTALL_FULL_LIBDIR}/openverbs)
-foreach(tool ovb-status ovb-rc-pingpong)
+foreach(tool ovb-status ovb-devinfo ovb-rc-pingpong)
 	set_target_properties(${tool} PROPERTIES
 		INSTALL_RPATH "\$ORIGIN/${OVB_BIN_TO_LIB}")
 	target_link_options(${tool} PRIVATE -Wl,--enable-new-dtags)
 endforeach()
-install(TARGETS ovb-status ovb-rc-pingpong
+install(TARGETS ovb-status ovb-devinfo ovb-rc-pingpong
 	RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 # ovb-run: any program on our library (LD_LIBRARY_PATH), found relative
 # to the script itself.
 configure_file(tools/ovb-run.in ${CMAKE_BINARY_DIR}/ovb-run @ONLY)
 install(PROGRAMS ${CMAKE_BINARY_DIR}/ovb-run
 	DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
-install(FILES man/ovb-status.1 man/ovb-rc-pingpong.1 man/ovb-run.1
+install(FILES man/ovb-status.1 man/ovb-devinfo.1 man/ovb-rc-pingpong.1 man/ovb-run.1
 	DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
 install(FILES man/openverbs.7
 	DESTINATION ${CMAKE_INSTALL_MANDIR}/man7 COMPONENT tools)

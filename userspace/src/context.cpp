@@ -8,13 +8,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <rdma/ib_user_ioctl_cmds.h>
-#include <rdma/rdma_user_ioctl.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/execute.h"
+#include "cmd/methods.h"
+#include "cmd/transport.h"
 #include "core.h"
 #include "device.h"
 #include "export.h"
@@ -41,26 +40,6 @@ int open_cdev(const KernelDevice &k)
 	return fd;
 }
 
-// rdma-core's rule: ENOTTY or EPROTONOSUPPORT to INVOKE_WRITE means
-// write() only; anything else means the kernel serves the ioctl ABI.
-bool probe_ioctl(int fd, uint32_t driver_id)
-{
-	alignas(8) unsigned char buf[sizeof(ib_uverbs_ioctl_hdr) +
-				     sizeof(ib_uverbs_attr)] = {};
-	auto *hdr = reinterpret_cast<ib_uverbs_ioctl_hdr *>(buf);
-	auto *attr = reinterpret_cast<ib_uverbs_attr *>(buf + sizeof(*hdr));
-	hdr->length = sizeof(buf);
-	hdr->object_id = UVERBS_OBJECT_DEVICE;
-	hdr->method_id = UVERBS_METHOD_INVOKE_WRITE;
-	hdr->num_attrs = 1;
-	hdr->driver_id = driver_id;
-	attr->attr_id = UVERBS_ATTR_WRITE_CMD;
-	attr->len = sizeof(uint64_t);
-	attr->data = OVB_CMD_QUERY_DEVICE;
-	int rc = ioctl(fd, RDMA_VERBS_IOCTL, buf) ? errno : 0;
-	return rc != ENOTTY && rc != EPROTONOSUPPORT;
-}
-
 } // namespace
 
 int core_init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd)
@@ -70,9 +49,10 @@ int core_init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd)
 		return ENOMEM;
 	Device *d = Device::from(dev);
 	p->device = d;
-	p->kernel_has_ioctl = probe_ioctl(cmd_fd, d->kernel().driver_id);
-	log::debug("%s: kernel %s the ioctl ABI; using write()",
-		   dev->name, p->kernel_has_ioctl ? "serves" : "lacks");
+	p->driver_id = d->kernel().driver_id;
+	p->write_via_ioctl = cmd::probe_invoke_write(cmd_fd, p->driver_id);
+	log::debug("%s: write commands through %s", dev->name,
+		   p->write_via_ioctl ? "ioctl INVOKE_WRITE" : "write()");
 	vctx->priv = p;
 	vctx->sz = sizeof(*vctx);
 	ibv_context &ctx = vctx->context;
@@ -84,12 +64,23 @@ int core_init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd)
 	return 0;
 }
 
+// GET_CONTEXT by ioctl first (the async event fd then comes from
+// ASYNC_EVENT_ALLOC at open), by write() on a kernel without it.
 int core_get_context(ibv_context *ctx, ovb_udata *ud)
 {
+	ioctl::GetContext args{};
+	int rc;
+	if (cmd::try_ioctl<ioctl::kGetContextM>(ctx, args, rc, ud)) {
+		if (rc)
+			return rc;
+		ctx->num_comp_vectors = static_cast<int>(args.num_comp_vectors);
+		priv(ctx)->core_support = args.core_support;
+		return 0;
+	}
 	ovb_get_context_req req{};
 	ovb_get_context_resp resp{};
-	int rc = cmd::execute(ctx->cmd_fd, cmd::spec<OVB_CMD_GET_CONTEXT>(),
-			      req, &resp, ud);
+	rc = cmd::execute(ctx, cmd::spec<OVB_CMD_GET_CONTEXT>(), req, &resp,
+			  ud);
 	if (rc)
 		return rc;
 	ctx->async_fd = static_cast<int>(resp.async_fd);
@@ -125,11 +116,17 @@ OVB_EXPORT ibv_context *ibv_open_device(ibv_device *device)
 		return nullptr;
 	}
 	if (vctx->context.async_fd < 0) {
-		// Only a kernel answering GET_CONTEXT through ioctl leaves it
-		// unset; we never do that.
-		ibv_close_device(&vctx->context);
-		errno = EINVAL;
-		return nullptr;
+		// GET_CONTEXT went by ioctl: the async event fd is a method of
+		// its own, with no write() twin (as rdma-core).
+		ovb::ioctl::AsyncAlloc args{};
+		int rc = ovb::cmd::ioctl_only(&vctx->context,
+					      ovb::ioctl::kAsyncAllocM, &args);
+		if (rc) {
+			ibv_close_device(&vctx->context);
+			errno = rc;
+			return nullptr;
+		}
+		vctx->context.async_fd = args.fd;
 	}
 	return &vctx->context;
 }

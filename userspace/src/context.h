@@ -19,10 +19,15 @@ class Device;
 struct verbs_ex_private {
 	ovb_context_ops ops;		// the provider's, NULLs kept
 	ovb::Device *device;
-	// What the INVOKE_WRITE ioctl probe answered: true when the kernel
-	// would carry write commands over ioctl (we still use write(), which
-	// every 6.1 kernel serves; the probe decides nothing else yet).
-	bool kernel_has_ioctl;
+	// The transport (rdma-core 44's rules, cmd/transport.h): the INVOKE_WRITE
+	// probe's answer decides whether write commands travel through ioctl;
+	// bit i of `unsupported` set means ioctl method class i falls back to
+	// write() (EPROTONOSUPPORT sets it, ENOTTY sets all of them).
+	bool write_via_ioctl;
+	uint32_t driver_id;
+	uint32_t unsupported;
+	// GET_CONTEXT's CORE_SUPPORT (0 when it came by write()).
+	uint64_t core_support;
 };
 
 namespace ovb {

@@ -4,6 +4,8 @@
 // event the kernel reported for the CQ.
 
 #include "cmd/execute.h"
+#include "cmd/methods.h"
+#include "cmd/transport.h"
 #include "core.h"
 
 namespace ovb {
@@ -11,14 +13,28 @@ namespace ovb {
 int core_create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 		   int comp_vector, ibv_cq *cq, ovb_udata *ud)
 {
+	ioctl::CreateCq a{};
+	a.cqe = static_cast<uint32_t>(cqe);
+	a.user_handle = reinterpret_cast<uintptr_t>(cq);
+	a.channel = channel ? channel->fd : -1;
+	a.comp_vector = static_cast<uint32_t>(comp_vector);
+	a.event_fd = ctx->async_fd;
+	int rc;
+	if (cmd::try_ioctl<ioctl::kCreateCqM>(ctx, a, rc, ud)) {
+		if (rc)
+			return rc;
+		cq->context = ctx;
+		cq->handle = a.handle;
+		cq->cqe = static_cast<int>(a.resp_cqe);
+		return 0;
+	}
 	ovb_create_cq_req req{};
 	ovb_create_cq_resp resp{};
 	req.user_handle = reinterpret_cast<uintptr_t>(cq);
 	req.cqe = static_cast<uint32_t>(cqe);
 	req.comp_vector = static_cast<uint32_t>(comp_vector);
 	req.comp_channel = channel ? channel->fd : -1;
-	int rc = cmd::execute(ctx->cmd_fd, cmd::spec<OVB_CMD_CREATE_CQ>(), req,
-			      &resp, ud);
+	rc = cmd::execute(ctx, cmd::spec<OVB_CMD_CREATE_CQ>(), req, &resp, ud);
 	if (rc)
 		return rc;
 	cq->context = ctx;
@@ -33,7 +49,7 @@ int core_resize_cq(ibv_cq *cq, int cqe, ovb_udata *ud)
 	ovb_resize_cq_resp resp{};
 	req.cq_handle = cq->handle;
 	req.cqe = static_cast<uint32_t>(cqe);
-	int rc = cmd::execute(cq->context->cmd_fd, cmd::spec<OVB_CMD_RESIZE_CQ>(),
+	int rc = cmd::execute(cq->context, cmd::spec<OVB_CMD_RESIZE_CQ>(),
 			      req, &resp, ud);
 	if (rc)
 		return rc;
@@ -46,17 +62,22 @@ int core_req_notify_cq(ibv_cq *cq, int solicited_only)
 	ovb_req_notify_cq_req req{};
 	req.cq_handle = cq->handle;
 	req.solicited_only = solicited_only ? 1 : 0;
-	return cmd::execute(cq->context->cmd_fd,
+	return cmd::execute(cq->context,
 			    cmd::spec<OVB_CMD_REQ_NOTIFY_CQ>(), req, nullptr);
 }
 
 int core_destroy_cq(ibv_cq *cq)
 {
-	ovb_destroy_cq_req req{};
-	ovb_destroy_cq_resp resp{};
-	req.cq_handle = cq->handle;
-	int rc = cmd::execute(cq->context->cmd_fd, cmd::spec<OVB_CMD_DESTROY_CQ>(),
-			      req, &resp);
+	ioctl::DestroyCq a{};
+	a.handle = cq->handle;
+	int rc;
+	if (!cmd::try_ioctl<ioctl::kDestroyCqM>(cq->context, a, rc)) {
+		ovb_destroy_cq_req req{};
+		req.cq_handle = cq->handle;
+		rc = cmd::execute(cq->context, cmd::spec<OVB_CMD_DESTROY_CQ>(),
+				  req, &a.resp);
+	}
+	const ovb_destroy_cq_resp &resp = a.resp;
 	if (rc)
 		return rc;
 	wait_for_acks(cq, [&] {

@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "cmd/execute.h"
+#include "cmd/methods.h"
+#include "cmd/transport.h"
 #include "context.h"
 #include "core.h"
 #include "device.h"
@@ -95,7 +97,7 @@ int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,
 	if (attr_size > sizeof(ibv_device_attr)) {
 		ovb_ex_query_device_req req{};
 		ovb_ex_query_device_resp resp{};
-		rc = cmd::execute(ctx->cmd_fd,
+		rc = cmd::execute(ctx,
 				  cmd::spec<OVB_EX_CMD_QUERY_DEVICE, Framing::extended>(),
 				  req, &resp);
 		if (rc == 0) {
@@ -109,7 +111,7 @@ int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,
 	if (rc) {
 		ovb_query_device_req req{};
 		ovb_query_device_resp resp{};
-		rc = cmd::execute(ctx->cmd_fd, cmd::spec<OVB_CMD_QUERY_DEVICE>(),
+		rc = cmd::execute(ctx, cmd::spec<OVB_CMD_QUERY_DEVICE>(),
 				  req, &resp);
 		if (rc)
 			return rc;
@@ -128,13 +130,27 @@ int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,
 int core_query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,
 		    size_t attr_size)
 {
-	ovb_query_port_req req{};
+	// By ioctl (which adds port_cap_flags2) unless the kernel lacks it.
+	ioctl::QueryPort q{};
+	q.port = port;
 	ovb_query_port_resp r{};
-	req.port_num = port;
-	int rc = cmd::execute(ctx->cmd_fd, cmd::spec<OVB_CMD_QUERY_PORT>(), req, &r);
-	if (rc)
-		return rc;
+	uint16_t cap_flags2 = 0;
+	int rc;
+	static_assert(sizeof(q.resp.legacy_resp) == sizeof(r));
+	if (cmd::try_ioctl<ioctl::kQueryPortM>(ctx, q, rc)) {
+		if (rc)
+			return rc;
+		std::memcpy(&r, &q.resp.legacy_resp, sizeof(r));
+		cap_flags2 = q.resp.port_cap_flags2;
+	} else {
+		ovb_query_port_req req{};
+		req.port_num = port;
+		rc = cmd::execute(ctx, cmd::spec<OVB_CMD_QUERY_PORT>(), req, &r);
+		if (rc)
+			return rc;
+	}
 	ibv_port_attr a{};
+	a.port_cap_flags2 = cap_flags2;
 	a.state = static_cast<ibv_port_state>(r.state);
 	a.max_mtu = static_cast<ibv_mtu>(r.max_mtu);
 	a.active_mtu = static_cast<ibv_mtu>(r.active_mtu);

@@ -2,6 +2,8 @@
 //
 // PD, MR and MW commands.
 #include "cmd/execute.h"
+#include "cmd/methods.h"
+#include "cmd/transport.h"
 #include "core.h"
 
 namespace ovb {
@@ -10,7 +12,7 @@ int core_alloc_pd(ibv_context *ctx, ibv_pd *pd, ovb_udata *ud)
 {
 	ovb_alloc_pd_req req{};
 	ovb_alloc_pd_resp resp{};
-	int rc = cmd::execute(ctx->cmd_fd, cmd::spec<OVB_CMD_ALLOC_PD>(), req,
+	int rc = cmd::execute(ctx, cmd::spec<OVB_CMD_ALLOC_PD>(), req,
 			      &resp, ud);
 	if (rc)
 		return rc;
@@ -19,11 +21,23 @@ int core_alloc_pd(ibv_context *ctx, ibv_pd *pd, ovb_udata *ud)
 	return 0;
 }
 
+// Destroy by handle: ioctl first, the write() command as fallback.
+template <const ioctl::Method &M, class Req>
+static int destroy(ibv_context *ctx, uint32_t handle, const cmd::Spec &spec,
+		   const Req &req)
+{
+	ioctl::Handle a{handle};
+	int rc;
+	if (cmd::try_ioctl<M>(ctx, a, rc))
+		return rc;
+	return cmd::execute(ctx, spec, req, nullptr);
+}
+
 int core_dealloc_pd(ibv_pd *pd)
 {
-	ovb_dealloc_pd_req req{.pd_handle = pd->handle};
-	return cmd::execute(pd->context->cmd_fd, cmd::spec<OVB_CMD_DEALLOC_PD>(),
-			    req, nullptr);
+	return destroy<ioctl::kDeallocPdM>(pd->context, pd->handle,
+		       cmd::spec<OVB_CMD_DEALLOC_PD>(),
+		       ovb_dealloc_pd_req{.pd_handle = pd->handle});
 }
 
 int core_reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
@@ -36,7 +50,7 @@ int core_reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
 	req.hca_va = hca_va;
 	req.pd_handle = pd->handle;
 	req.access_flags = static_cast<uint32_t>(access);
-	int rc = cmd::execute(pd->context->cmd_fd, cmd::spec<OVB_CMD_REG_MR>(),
+	int rc = cmd::execute(pd->context, cmd::spec<OVB_CMD_REG_MR>(),
 			      req, &resp, ud);
 	if (rc)
 		return rc;
@@ -52,9 +66,9 @@ int core_reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
 
 int core_dereg_mr(ibv_mr *mr)
 {
-	ovb_dereg_mr_req req{.mr_handle = mr->handle};
-	return cmd::execute(mr->context->cmd_fd, cmd::spec<OVB_CMD_DEREG_MR>(),
-			    req, nullptr);
+	return destroy<ioctl::kDeregMrM>(mr->context, mr->handle,
+		       cmd::spec<OVB_CMD_DEREG_MR>(),
+		       ovb_dereg_mr_req{.mr_handle = mr->handle});
 }
 
 int core_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw, ovb_udata *ud)
@@ -63,7 +77,7 @@ int core_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw, ovb_udata *ud)
 	ovb_alloc_mw_resp resp{};
 	req.pd_handle = pd->handle;
 	req.mw_type = static_cast<uint8_t>(type);
-	int rc = cmd::execute(pd->context->cmd_fd, cmd::spec<OVB_CMD_ALLOC_MW>(),
+	int rc = cmd::execute(pd->context, cmd::spec<OVB_CMD_ALLOC_MW>(),
 			      req, &resp, ud);
 	if (rc)
 		return rc;
@@ -77,9 +91,9 @@ int core_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw, ovb_udata *ud)
 
 int core_dealloc_mw(ibv_mw *mw)
 {
-	ovb_dealloc_mw_req req{.mw_handle = mw->handle};
-	return cmd::execute(mw->context->cmd_fd, cmd::spec<OVB_CMD_DEALLOC_MW>(),
-			    req, nullptr);
+	return destroy<ioctl::kDeallocMwM>(mw->context, mw->handle,
+		       cmd::spec<OVB_CMD_DEALLOC_MW>(),
+		       ovb_dealloc_mw_req{.mw_handle = mw->handle});
 }
 
 } // namespace ovb

@@ -59,14 +59,29 @@ ibv_qp *lib_create_qp_ex(ibv_context *ctx, ibv_qp_init_attr_ex *attr)
 	return qp;
 }
 
-// Only basic SRQs: what a provider's create_srq can make.
+// Only basic SRQs: what a provider's create_srq can make.  XRC and
+// tag-matching SRQs get libibverbs' argument checks (EINVAL without their
+// XRCD/CQ/TM attributes), then EOPNOTSUPP: no provider of ours has them.
 ibv_srq *lib_create_srq_ex(ibv_context *, ibv_srq_init_attr_ex *attr)
 {
-	const uint32_t known = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD;
-	if ((attr->comp_mask & ~known) || !(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) ||
-	    ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
-	     attr->srq_type != IBV_SRQT_BASIC)) {
-		errno = EOPNOTSUPP;
+	uint32_t mask = attr->comp_mask;
+	ibv_srq_type type = (mask & IBV_SRQ_INIT_ATTR_TYPE) ? attr->srq_type
+							     : IBV_SRQT_BASIC;
+	int err = 0;
+	if (mask >= IBV_SRQ_INIT_ATTR_RESERVED)
+		err = EOPNOTSUPP;
+	else if (type == IBV_SRQT_XRC)
+		err = (mask & IBV_SRQ_INIT_ATTR_XRCD) && (mask & IBV_SRQ_INIT_ATTR_CQ)
+			      ? EOPNOTSUPP : EINVAL;
+	else if (type == IBV_SRQT_TM)
+		err = (mask & IBV_SRQ_INIT_ATTR_CQ) && (mask & IBV_SRQ_INIT_ATTR_TM) &&
+				      attr->tm_cap.max_num_tags
+			      ? EOPNOTSUPP : EINVAL;
+	else if (type != IBV_SRQT_BASIC || !(mask & IBV_SRQ_INIT_ATTR_PD) ||
+		 (mask & ~(IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD)))
+		err = EOPNOTSUPP;
+	if (err) {
+		errno = err;
 		return nullptr;
 	}
 	ibv_srq_init_attr basic{};

@@ -14,7 +14,7 @@ OVB_EXPORT ibv_comp_channel *ibv_create_comp_channel(ibv_context *ctx)
 {
 	ovb_create_comp_channel_req req{};
 	ovb_create_comp_channel_resp resp{};
-	int rc = ovb::cmd::execute(ctx->cmd_fd,
+	int rc = ovb::cmd::execute(ctx,
 				   ovb::cmd::spec<OVB_CMD_CREATE_COMP_CHANNEL>(),
 				   req, &resp);
 	if (rc) {

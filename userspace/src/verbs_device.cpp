@@ -6,6 +6,8 @@
 #include <cstring>
 #include <endian.h>
 
+#include "cmd/methods.h"
+#include "cmd/transport.h"
 #include "context.h"
 #include "device.h"
 #include "export.h"
@@ -21,50 +23,76 @@ const std::string &ibdev_path(ibv_context *ctx)
 	return ovb::priv(ctx)->device->kernel().ibdev_path;
 }
 
-int port_link_layer(ibv_context *ctx, uint8_t port, uint8_t &ll)
-{
-	ibv_port_attr pa{};
-	int rc = ovb::call(ctx, &ovb_context_ops::query_port, ctx, port, &pa,
-			   sizeof(pa));
-	ll = pa.link_layer;
-	return rc;
-}
+// What the sysfs fallback reads of a GID slot (rdma-core's attr mask).
+enum GidAttr : unsigned { kGid = 1, kType = 2, kIfindex = 4, kAll = 7 };
 
-// Fills one GID entry from sysfs; ENODATA for an empty slot.
-int gid_entry(ibv_context *ctx, uint32_t port, uint32_t index,
-	      ibv_gid_entry &e)
+// One GID entry from sysfs, as libibverbs' fallback: the GID, the type (a
+// RoCE v1 / IB type asks the port for its link layer unless link_layer is
+// known), the netdev.  0, or EINVAL / an errno; zero GIDs are the
+// caller's to judge.
+int gid_entry_sysfs(ibv_context *ctx, uint32_t port, uint32_t index,
+		    ibv_gid_entry &e, unsigned mask, int link_layer = -1)
 {
 	const std::string &path = ibdev_path(ctx);
-	int rc = ovb::gid::read_gid(path, port, index, e.gid);
-	if (rc)
-		return rc;
-	if (ovb::gid::is_zero(e.gid))
-		return ENODATA;
-	ovb::gid::SysfsType t;
-	rc = ovb::gid::read_type(path, port, index, t);
-	if (rc)
-		return rc;
-	if (t == ovb::gid::SysfsType::roce_v2) {
-		e.gid_type = IBV_GID_TYPE_ROCE_V2;
-	} else {
-		uint8_t ll;
-		rc = port_link_layer(ctx, static_cast<uint8_t>(port), ll);
-		if (rc)
-			return rc;
-		e.gid_type = ll == IBV_LINK_LAYER_ETHERNET ? IBV_GID_TYPE_ROCE_V1
-							   : IBV_GID_TYPE_IB;
-	}
-	int ifindex = ovb::gid::read_ifindex(path, port, index);
-	if (ifindex < 0)
-		return EINVAL;
-	e.ndev_ifindex = static_cast<uint32_t>(ifindex);
 	e.gid_index = index;
 	e.port_num = port;
+	if ((mask & kGid) && ovb::gid::read_gid(path, port, index, e.gid))
+		return EINVAL;
+	if (mask & kType) {
+		ovb::gid::SysfsType t;
+		if (ovb::gid::read_type(path, port, index, t))
+			return EINVAL;
+		if (t == ovb::gid::SysfsType::roce_v2) {
+			e.gid_type = IBV_GID_TYPE_ROCE_V2;
+		} else {
+			if (link_layer < 0) {
+				ibv_port_attr pa{};
+				int rc = ovb::call(ctx, &ovb_context_ops::query_port,
+						   ctx, static_cast<uint8_t>(port),
+						   &pa, sizeof(pa));
+				if (rc)
+					return rc;
+				link_layer = pa.link_layer;
+			}
+			e.gid_type = link_layer == IBV_LINK_LAYER_ETHERNET
+					     ? IBV_GID_TYPE_ROCE_V1
+					     : IBV_GID_TYPE_IB;
+		}
+	}
+	if (mask & kIfindex) {
+		int ifindex = ovb::gid::read_ifindex(path, port, index);
+		if (ifindex < 0)
+			return EINVAL;
+		e.ndev_ifindex = static_cast<uint32_t>(ifindex);
+	}
 	return 0;
 }
 
-} // namespace
+// One GID slot: QUERY_GID_ENTRY by ioctl, sysfs (attributes in mask) when
+// the kernel lacks it.  ENODATA for an empty slot.
+int gid_query(ibv_context *ctx, uint32_t port, uint32_t index, uint32_t flags,
+	      void *entry, size_t entry_size, unsigned mask)
+{
+	std::memset(entry, 0, entry_size);
+	ovb::ioctl::QueryGidEntry q{};
+	q.port = port;
+	q.index = index;
+	q.flags = flags;
+	q.entry = {entry, entry_size};
+	int rc;
+	if (ovb::cmd::try_ioctl<ovb::ioctl::kQueryGidEntryM>(ctx, q, rc))
+		return rc;
+	if (flags)
+		return EOPNOTSUPP;
+	ibv_gid_entry e{};
+	rc = gid_entry_sysfs(ctx, port, index, e, mask);
+	if (rc)
+		return rc;
+	std::memcpy(entry, &e, entry_size < sizeof(e) ? entry_size : sizeof(e));
+	return (mask & kGid) && ovb::gid::is_zero(e.gid) ? ENODATA : 0;
+}
 
+} // namespace
 OVB_EXPORT int ibv_query_device(ibv_context *ctx, ibv_device_attr *attr)
 {
 	return ovb::call(ctx, &ovb_context_ops::query_device_ex, ctx, nullptr,
@@ -84,14 +112,16 @@ OVB_EXPORT int ibv_query_port(ibv_context *ctx, uint8_t port,
 OVB_EXPORT int ibv_query_gid(ibv_context *ctx, uint8_t port, int index,
 			     ibv_gid *gid)
 {
-	if (index < 0)
-		return -1;
-	int rc = ovb::gid::read_gid(ibdev_path(ctx), port,
-				    static_cast<unsigned>(index), *gid);
-	if (rc) {
-		errno = rc;
-		return -1;
+	ibv_gid_entry e;
+	int rc = gid_query(ctx, port, static_cast<uint32_t>(index), 0, &e,
+			   sizeof(e), kGid);
+	if (rc == ENODATA) {	// an empty slot reads as the zero GID
+		*gid = {};
+		return 0;
 	}
+	if (rc)
+		return -1;
+	*gid = e.gid;
 	return 0;
 }
 
@@ -123,14 +153,7 @@ OVB_EXPORT int _ibv_query_gid_ex(ibv_context *ctx, uint32_t port,
 				 uint32_t index, ibv_gid_entry *entry,
 				 uint32_t flags, size_t entry_size)
 {
-	if (flags || entry_size < sizeof(*entry))
-		return EINVAL;
-	ibv_gid_entry e{};
-	int rc = gid_entry(ctx, port, index, e);
-	if (rc)
-		return rc;
-	*entry = e;
-	return 0;
+	return gid_query(ctx, port, index, flags, entry, entry_size, kAll);
 }
 
 OVB_EXPORT ssize_t _ibv_query_gid_table(ibv_context *ctx,
@@ -138,28 +161,40 @@ OVB_EXPORT ssize_t _ibv_query_gid_table(ibv_context *ctx,
 					size_t max_entries, uint32_t flags,
 					size_t entry_size)
 {
-	if (flags || entry_size < sizeof(*entries))
-		return -EINVAL;
+	ovb::ioctl::QueryGidTable q{};
+	q.entry_size = entry_size;
+	q.flags = flags;
+	q.entries = {entries, entry_size * max_entries};
+	int rc;
+	if (entry_size && max_entries > UINT16_MAX / entry_size)
+		return -EINVAL;	// cannot be marshalled, as rdma-core
+	if (ovb::cmd::try_ioctl<ovb::ioctl::kQueryGidTableM>(ctx, q, rc))
+		return rc ? -rc : static_cast<ssize_t>(q.num_entries);
+	if (flags)
+		return -EOPNOTSUPP;
+	// sysfs, port by port, slot by slot, skipping empty ones.
 	ibv_device_attr dev{};
-	if (int rc = ibv_query_device(ctx, &dev))
-		return -rc;
+	if (int err = ibv_query_device(ctx, &dev))
+		return -err;
 	size_t n = 0;
+	auto *out = reinterpret_cast<char *>(entries);
 	for (uint8_t port = 1; port <= dev.phys_port_cnt; port++) {
 		ibv_port_attr pa{};
-		if (int rc = ovb::call(ctx, &ovb_context_ops::query_port, ctx,
-				       port, &pa, sizeof(pa)))
-			return -rc;
+		if (int err = ovb::call(ctx, &ovb_context_ops::query_port, ctx,
+					port, &pa, sizeof(pa)))
+			return -err;
 		for (int i = 0; i < pa.gid_tbl_len; i++) {
 			ibv_gid_entry e{};
-			int rc = gid_entry(ctx, port, static_cast<uint32_t>(i), e);
-			if (rc == ENODATA)
+			int err = gid_entry_sysfs(ctx, port, static_cast<uint32_t>(i),
+						  e, kAll, pa.link_layer);
+			if (err)
+				return -err;
+			if (ovb::gid::is_zero(e.gid))
 				continue;
-			if (rc)
-				return -EINVAL;
 			if (n == max_entries)
 				return -EINVAL;
-			std::memcpy(reinterpret_cast<char *>(entries) + n * entry_size,
-				    &e, sizeof(e));
+			std::memcpy(out + n * entry_size, &e,
+				    entry_size < sizeof(e) ? entry_size : sizeof(e));
 			n++;
 		}
 	}
@@ -171,13 +206,16 @@ OVB_EXPORT ssize_t _ibv_query_gid_table(ibv_context *ctx,
 OVB_EXPORT int ibv_query_gid_type(ibv_context *ctx, uint8_t port,
 				  unsigned int index, unsigned int *type)
 {
-	ovb::gid::SysfsType t;
-	int rc = ovb::gid::read_type(ibdev_path(ctx), port, index, t);
-	if (rc) {
-		errno = rc;
-		return -1;
+	ibv_gid_entry e;
+	int rc = gid_query(ctx, port, index, 0, &e, sizeof(e), kType);
+	if (rc == ENODATA) {
+		*type = 0;
+		return 0;
 	}
-	*type = t == ovb::gid::SysfsType::roce_v2 ? 1 : 0;
+	if (rc)
+		return -1;
+	*type = e.gid_type == IBV_GID_TYPE_IB || e.gid_type == IBV_GID_TYPE_ROCE_V1
+			? 0 : 1;
 	return 0;
 }
 

@@ -3,6 +3,8 @@
 // Protection domains and memory regions.
 #include <cerrno>
 
+#include <rdma/ib_user_ioctl_verbs.h>
+
 #include "context.h"
 #include "export.h"
 #include "fork.h"
@@ -12,12 +14,14 @@
 
 namespace {
 
-// A write-only kernel has no "core support" for optional access flags:
-// they are dropped as libibverbs does.
+// Optional access flags reach only a kernel whose GET_CONTEXT (ioctl)
+// announced support for them; otherwise they are dropped, as libibverbs.
 ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 	       unsigned access)
 {
-	access &= ~static_cast<unsigned>(IBV_ACCESS_OPTIONAL_RANGE);
+	if (!(ovb::priv(pd->context)->core_support &
+	      IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
+		access &= ~static_cast<unsigned>(IBV_ACCESS_OPTIONAL_RANGE);
 	bool odp = access & IBV_ACCESS_ON_DEMAND;
 	if (!odp && ovb::fork::dontfork(addr, length))
 		return nullptr;
@@ -81,11 +85,21 @@ OVB_EXPORT int ibv_dereg_mr(ibv_mr *mr)
 	return rc;
 }
 
-OVB_EXPORT int ibv_rereg_mr(ibv_mr *, int, ibv_pd *, void *, size_t, int)
+// rdma-core's checks, then the provider's op.  No provider of ours has
+// one (rxe has none either): valid input fails as a failed command would,
+// IBV_REREG_MR_ERR_CMD with errno EOPNOTSUPP, exactly as libibverbs' stub.
+OVB_EXPORT int ibv_rereg_mr(ibv_mr *mr, int flags, ibv_pd *, void *addr,
+			    size_t length, int access)
 {
-	// No provider of ours supports it (rxe has no rereg_mr either).
+	if ((flags & ~IBV_REREG_MR_FLAGS_SUPPORTED) ||
+	    ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) && (!length || !addr)) ||
+	    (access && !(flags & IBV_REREG_MR_CHANGE_ACCESS))) {
+		errno = EINVAL;
+		return IBV_REREG_MR_ERR_INPUT;
+	}
+	(void)mr;
 	errno = EOPNOTSUPP;
-	return IBV_REREG_MR_ERR_INPUT;
+	return IBV_REREG_MR_ERR_CMD;
 }
 
 OVB_EXPORT ibv_mr *ibv_reg_dmabuf_mr(ibv_pd *, uint64_t, size_t, uint64_t,

@@ -7,7 +7,9 @@
 //   ovb_verbs_test [device] [gid index]      (default rxe0 1)
 #include <infiniband/verbs.h>
 
+#include <cerrno>
 #include <chrono>
+#include <fcntl.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -475,6 +477,126 @@ bool bad_port_query(Env &e)
 	return true;
 }
 
+// Verbs rxe has no support for (XRC, opening a shared QP, re-registering
+// an MR, WQs, RSS tables, flows): each must fail, and the TAP comments
+// (return value, errno) must read the same on rdma-core's library (the
+// data-path test diffs this program's output between both).
+void report(const char *what, long rc)
+{
+	std::printf("# %s: %ld, errno %s\n", what, rc, strerrorname_np(errno));
+}
+
+bool unsupported_verbs(Env &e)
+{
+	ibv_cq *cq = ibv_create_cq(e.ctx, 4, nullptr, nullptr, 0);
+	CHECK(cq);
+	ibv_qp_init_attr_ex qa{};
+	qa.comp_mask = IBV_QP_INIT_ATTR_PD;
+	qa.pd = e.pd;
+	qa.send_cq = qa.recv_cq = cq;
+	qa.cap = {4, 4, 1, 1, 0};
+
+	errno = 0;
+	ibv_xrcd_init_attr xa{};
+	xa.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS;
+	xa.fd = -1;
+	xa.oflags = O_CREAT;
+	ibv_xrcd *xrcd = ibv_open_xrcd(e.ctx, &xa);
+	report("ibv_open_xrcd", xrcd != nullptr);
+	CHECK(!xrcd);
+
+	errno = 0;
+	ibv_qp_open_attr oa{};
+	oa.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_TYPE;
+	oa.qp_num = 1;
+	oa.qp_type = IBV_QPT_XRC_RECV;
+	ibv_qp *qp = ibv_open_qp(e.ctx, &oa);
+	report("ibv_open_qp", qp != nullptr);
+	CHECK(!qp);
+
+	errno = 0;
+	ibv_srq_init_attr_ex sa{};
+	sa.comp_mask = IBV_SRQ_INIT_ATTR_PD | IBV_SRQ_INIT_ATTR_TYPE;
+	sa.pd = e.pd;
+	sa.srq_type = IBV_SRQT_XRC;
+	sa.attr = {4, 1, 0};
+	ibv_srq *srq = ibv_create_srq_ex(e.ctx, &sa);
+	report("ibv_create_srq_ex(XRC, no XRCD)", srq != nullptr);
+	CHECK(!srq);
+
+	for (ibv_qp_type t : {IBV_QPT_XRC_SEND, IBV_QPT_XRC_RECV}) {
+		errno = 0;
+		qa.qp_type = t;
+		qp = ibv_create_qp_ex(e.ctx, &qa);
+		report(t == IBV_QPT_XRC_SEND ? "ibv_create_qp_ex(XRC_SEND)"
+					     : "ibv_create_qp_ex(XRC_RECV)", qp != nullptr);
+		CHECK(!qp);
+	}
+	errno = 0;
+	qa.qp_type = IBV_QPT_XRC_RECV;
+	qa.comp_mask = IBV_QP_INIT_ATTR_XRCD;
+	qp = ibv_create_qp_ex(e.ctx, &qa);
+	report("ibv_create_qp_ex(XRC_RECV, XRCD mask)", qp != nullptr);
+	CHECK(!qp);
+
+	errno = 0;
+	ibv_wq_init_attr wa{};
+	wa.wq_type = IBV_WQT_RQ;
+	wa.max_wr = 4;
+	wa.max_sge = 1;
+	wa.pd = e.pd;
+	wa.cq = cq;
+	ibv_wq *wq = ibv_create_wq(e.ctx, &wa);
+	report("ibv_create_wq", wq != nullptr);
+	CHECK(!wq);
+
+	errno = 0;
+	ibv_rwq_ind_table_init_attr ra{};
+	ra.log_ind_tbl_size = 0;
+	ibv_rwq_ind_table *rt = ibv_create_rwq_ind_table(e.ctx, &ra);
+	report("ibv_create_rwq_ind_table", rt != nullptr);
+	CHECK(!rt);
+
+	ibv_qp_init_attr ia{};
+	ia.send_cq = ia.recv_cq = cq;
+	ia.cap = {4, 4, 1, 1, 0};
+	ia.qp_type = IBV_QPT_UD;
+	qp = ibv_create_qp(e.pd, &ia);
+	CHECK(qp);
+	errno = 0;
+	struct {
+		ibv_flow_attr attr;
+		ibv_flow_spec_eth eth;
+	} fa{};
+	fa.attr.size = sizeof(fa);
+	fa.attr.num_of_specs = 1;
+	fa.attr.port = e.port;
+	fa.eth.type = IBV_FLOW_SPEC_ETH;
+	fa.eth.size = sizeof(fa.eth);
+	ibv_flow *flow = ibv_create_flow(qp, &fa.attr);
+	report("ibv_create_flow", flow != nullptr);
+	CHECK(!flow);
+	ibv_destroy_qp(qp);
+
+	Buf b(e.pd, 64, IBV_ACCESS_LOCAL_WRITE);
+	CHECK(b.mr);
+	errno = 0;
+	int rc = ibv_rereg_mr(b.mr, IBV_REREG_MR_CHANGE_ACCESS, nullptr, nullptr, 0,
+			      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+	report("ibv_rereg_mr(CHANGE_ACCESS)", rc);
+	CHECK(rc != 0);
+	errno = 0;
+	rc = ibv_rereg_mr(b.mr, 1 << 10, nullptr, nullptr, 0, 0);
+	report("ibv_rereg_mr(unknown flag)", rc);
+	CHECK(rc == IBV_REREG_MR_ERR_INPUT && errno == EINVAL);
+	errno = 0;
+	rc = ibv_rereg_mr(b.mr, IBV_REREG_MR_CHANGE_TRANSLATION, nullptr, nullptr, 0, 0);
+	report("ibv_rereg_mr(CHANGE_TRANSLATION, no buffer)", rc);
+	CHECK(rc == IBV_REREG_MR_ERR_INPUT && errno == EINVAL);
+	ibv_destroy_cq(cq);
+	return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -512,6 +634,7 @@ int main(int argc, char **argv)
 		{"memory window type 1 bind and write", memory_window},
 		{"CQ resize, SRQ query/modify/post", cq_resize_and_srq},
 		{"port and GID queries", bad_port_query},
+		{"XRC, open_qp, rereg_mr, WQ, RSS, flow on rxe", unsupported_verbs},
 	};
 	std::printf("TAP version 13\n1..%zu\n", std::size(tests));
 	int failed = 0, i = 0;
