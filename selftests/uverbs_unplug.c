@@ -14,7 +14,8 @@
  *    queue stays open until the file is closed);
  *  - the read-only counters mapping read zeroes (the zero page), the
  *    writable doorbell mapping turn into a private zeroed page that takes
- *    writes (no SIGBUS);
+ *    writes (no SIGBUS), while the copies a fork makes afterwards are dead
+ *    (SIGBUS on access: the file has no context left to track them);
  * rmmod must return promptly, no process may hang, and once they exit
  * ib_uverbs is held by nobody more than before.  UNPLUG_ROUNDS (default
  * 20) rounds in a row; the guest's kernel log must stay clean.
@@ -63,6 +64,9 @@ struct unplug_report {
 	__u64 counters_magic;	/* the counters page after the unplug */
 	__u64 doorbell;		/* the doorbell page after the unplug */
 	int doorbell_rw;	/* a write to it read back */
+	int ctr_zero_seen;	/* the traffic loop read the zero page already */
+	int fork_counters_sig;	/* a child forked after: its read of counters */
+	int fork_doorbell_sig;	/* ... and of the doorbell: the signal */
 };
 
 enum { UNPLUG_START, UNPLUG_READY, UNPLUG_GONE, UNPLUG_DONE };
@@ -90,6 +94,21 @@ static void *read_events(void *arg)
 	n = read(r->fd, &ev, sizeof(ev));
 	r->next_err = n < 0 ? -errno : (int)n;
 	return NULL;
+}
+
+/* The signal that killed a child reading *@p, 0 if it read it. */
+static int touch_in_child(const volatile __u64 *p)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		(void)*p;
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 }
 
 #define CHECK(cond)							\
@@ -161,6 +180,7 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 		/* 0 once the mapping was zapped, between our two calls */
 		done = ctr->completions;
 		CHECK(done == (__u64)i + 1 || done == 0);
+		rep->ctr_zero_seen |= done == 0;
 		rep->copies = i + 1;
 	}
 	rep->copy_err = ret;
@@ -182,6 +202,13 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 	rep->later_dealloc_pd = raw_dealloc_pd(fd, pd);
 	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, uctx.counters_offset);
 	rep->later_mmap = p == MAP_FAILED ? -errno : 0;
+	/*
+	 * A copy of the zapped mappings made by a fork after the unplug is
+	 * dead: SIGBUS on access (nothing tracks it).  Forked before this
+	 * process touches them again, so no PTE is copied along.
+	 */
+	rep->fork_counters_sig = touch_in_child(&ctr->magic);
+	rep->fork_doorbell_sig = touch_in_child(db);
 	/* Zapped mappings: zero page / a private page that takes writes. */
 	rep->counters_magic = ctr->magic;
 	rep->doorbell = *db;
@@ -312,6 +339,10 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 			EXPECT_EQ(0, rep[i].counters_magic);
 			EXPECT_EQ(0, rep[i].doorbell);
 			EXPECT_EQ(1, rep[i].doorbell_rw);
+			/* unless that PTE was in place and copied along */
+			EXPECT_EQ(rep[i].ctr_zero_seen ? 0 : SIGBUS,
+				  rep[i].fork_counters_sig);
+			EXPECT_EQ(SIGBUS, rep[i].fork_doorbell_sig);
 		}
 		/* Nobody holds ib_uverbs for the dead device. */
 		EXPECT_EQ(uverbs_ref, refcnt("ib_uverbs"));
