@@ -132,6 +132,7 @@ struct fz {
 	int dump;		/* print this command's bytes */
 	uint64_t dump_at;	/* --dump N: N + 1, 0 for none */
 	int intree;		/* the distro's ib_uverbs: steer (quirks.c) */
+	int lockdep;		/* a lockdep kernel: steer (quirks.c) */
 };
 
 /* pool.c */
@@ -154,6 +155,8 @@ void fz_mutate(struct fz *fz, struct fz_msg *m);
 /* quirks.c */
 int fz_stack_is_intree(void);
 void fz_steer_intree(struct fz_msg *m);
+int fz_kernel_has_lockdep(void);
+void fz_steer_lockdep(struct fz *fz, struct fz_msg *m);
 
 /* cmds.c helpers the mutations share */
 uint32_t fz_random_word(struct fz *fz);

@@ -273,6 +273,8 @@ static int one_command(struct fz *fz, uint64_t n)
 	}
 	if (fz->intree)
 		fz_steer_intree(&m);
+	if (fz->lockdep)
+		fz_steer_lockdep(fz, &m);
 	fz->dump = fz->dump_at == n + 1;
 	ret = submit(fz, f, &m, &count, &resp_at);
 	fz->st.commands++;
@@ -472,6 +474,10 @@ int main(int argc, char **argv)
 	printf("# stack: %s ib_uverbs%s\n",
 	       fz_stack_is_intree() ? "in-tree" : "openverbs",
 	       fz->intree ? " (steering around known upstream bugs)" : "");
+	fz->lockdep = fz_kernel_has_lockdep();
+	if (fz->lockdep)
+		printf("# lockdep kernel: RC QP creates keep a writable "
+		       "response (rdma_rxe bug, quirks.c)\n");
 	if (arena_init(&fz->arena) || read_gid0(fz->gid)) {
 		printf("Bail out! arena or GID setup failed: %s\n",
 		       strerror(errno));

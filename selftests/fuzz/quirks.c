@@ -44,3 +44,32 @@ void fz_steer_intree(struct fz_msg *m)
 		if (m->command == quirks[i].command && !m->ex)
 			quirks[i].steer(m);
 }
+
+/*
+ * Below every ib_uverbs: rdma_rxe 6.1 cleans up an RC QP whose creation
+ * failed in rxe_qp_init_req (its queue's mmap info not copied out: an
+ * unwritable response) with del_timer_sync() on timers it never set up.
+ * Harmless on the distro kernel (zeroed timers are never pending), so
+ * the path stays in the stream there; on a lockdep kernel it is a
+ * "non-static key" report that also switches lockdep off for the rest of
+ * the boot (uverbs_qp: create_rc_with_bad_response_pointer_leaves_nothing
+ * skips there).  Steer: an RC QP's response goes to the writable arena.
+ */
+int fz_kernel_has_lockdep(void)
+{
+	return access("/proc/lockdep", F_OK) == 0;
+}
+
+void fz_steer_lockdep(struct fz *fz, struct fz_msg *m)
+{
+	size_t at = m->ex ? offsetof(struct ib_uverbs_ex_create_qp, qp_type) :
+			    offsetof(struct ib_uverbs_create_qp, qp_type);
+
+	if ((m->command & ~IB_USER_VERBS_CMD_FLAG_EXTENDED) !=
+	    (m->ex ? IB_USER_VERBS_EX_CMD_CREATE_QP :
+		     IB_USER_VERBS_CMD_CREATE_QP) ||
+	    m->req_len <= at || m->req[at] != 2 /* IB_QPT_RC */)
+		return;
+	m->response = (uintptr_t)fz->arena.resp;
+	m->resp_near_guard = 0;
+}
