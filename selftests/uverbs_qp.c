@@ -332,7 +332,11 @@ static void rc_pair(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, rc_to_rts(self->fd, b->qp_handle));
 }
 
-TEST_F(qp, create_query_destroy_each_type)
+/*
+ * Nine `rdma res show` runs: the harness's default 30 s is not enough on
+ * the KASAN kernel under TCG on a loaded host.
+ */
+TEST_F_TIMEOUT(qp, create_query_destroy_each_type, 120)
 {
 	static const __u8 types[] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD };
 	int before = raw_res_count("qp");
