@@ -133,6 +133,7 @@ struct fz {
 	uint64_t dump_at;	/* --dump N: N + 1, 0 for none */
 	int intree;		/* the distro's ib_uverbs: steer (quirks.c) */
 	int lockdep;		/* a lockdep kernel: steer (quirks.c) */
+	int kmemleak;		/* a kmemleak kernel: steer (quirks.c) */
 };
 
 /* pool.c */
@@ -156,7 +157,8 @@ void fz_mutate(struct fz *fz, struct fz_msg *m);
 int fz_stack_is_intree(void);
 void fz_steer_intree(struct fz_msg *m);
 int fz_kernel_has_lockdep(void);
-void fz_steer_lockdep(struct fz *fz, struct fz_msg *m);
+int fz_kernel_has_kmemleak(void);
+void fz_steer_debug_kernel(struct fz *fz, struct fz_msg *m);
 
 /* cmds.c helpers the mutations share */
 uint32_t fz_random_word(struct fz *fz);
