@@ -156,6 +156,9 @@ debug-kernel:
 	$(TOP)/qemu/build-debug-kernel $(BUILD)
 	$(MAKE) kernel KVER=$$(cat $(BUILD)/debug-kernel/release) \
 		KDIR=$(BUILD)/debug-kernel/obj KOBJ=$(BUILD)/kernel-debug
+	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests odp-module \
+		KDIR=$(BUILD)/debug-kernel/obj \
+		ODP_KVER=$$(cat $(BUILD)/debug-kernel/release)
 
 # ---------------------------------------------------------------- bench
 # One guest boot, both ib_uverbs modules loaded in turn (bench/guest); the

@@ -238,11 +238,6 @@ TEST_F(cq, create_with_bad_response_pointer_leaves_nothing)
 	req.comp_channel = ch;
 	ex.comp_channel = ch;
 
-	/* rxe writes its part first: that fails already. */
-	req.response = 8;
-	EXPECT_EQ(-EFAULT, raw_cmd(self->fd, IB_USER_VERBS_CMD_CREATE_CQ, &req,
-				   sizeof(req), 8 + RAW_DRV_OUT));
-
 	/* The driver's part succeeds, the core response fails: undone. */
 	resp = split_response(sizeof(struct ib_uverbs_create_cq_resp));
 	ASSERT_NE(NULL, resp);
@@ -257,6 +252,25 @@ TEST_F(cq, create_with_bad_response_pointer_leaves_nothing)
 				      RAW_DRV_OUT));
 	EXPECT_EQ(before, raw_res_count("cq"));
 	close(ch);
+}
+
+/* rxe writes its part first: that fails already (an rxe bug, uverbs_raw.h). */
+TEST_F(cq, create_with_unwritable_driver_response)
+{
+	struct ib_uverbs_create_cq req = { .cqe = 4, .response = 8 };
+	int before = raw_res_count("cq");
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped */
+	if (raw_kernel_has_kmemleak())
+		SKIP(return, "%s", RAW_RXE_CQ_CREATE_FAIL_BUG);
+	req.comp_channel = raw_create_comp_channel(self->fd);
+	ASSERT_LE(0, req.comp_channel);
+	EXPECT_EQ(-EFAULT, raw_cmd(self->fd, IB_USER_VERBS_CMD_CREATE_CQ, &req,
+				   sizeof(req), 8 + RAW_DRV_OUT));
+	if (before >= 0)
+		EXPECT_EQ(before, raw_res_count("cq"));
+	close(req.comp_channel);
 }
 
 TEST_F(cq, ex_create)

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 
@@ -30,17 +31,27 @@
 #define NPAGES		16
 #define ODP_RW		(IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_ON_DEMAND)
 
-/* Loads odp_umem_test.ko from beside this program; 0 or -errno. */
+/*
+ * Loads odp_umem_test.ko from beside this program: modules/<release>/ for
+ * the running kernel (make odp-module) first, else the one built with the
+ * suite; 0 or -errno.
+ */
 static int load_module(void)
 {
-	char exe[PATH_MAX], path[PATH_MAX + 32];
+	char exe[PATH_MAX], path[PATH_MAX + 128];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct utsname u;
+	const char *dir;
 	int fd, ret;
 
-	if (n < 0)
+	if (n < 0 || uname(&u))
 		return -errno;
 	exe[n] = 0;
-	snprintf(path, sizeof(path), "%s/odp_umem_test.ko", dirname(exe));
+	dir = dirname(exe);
+	snprintf(path, sizeof(path), "%s/modules/%s/odp_umem_test.ko", dir,
+		 u.release);
+	if (access(path, R_OK))
+		snprintf(path, sizeof(path), "%s/odp_umem_test.ko", dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

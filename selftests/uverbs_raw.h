@@ -230,4 +230,39 @@ static inline long raw_vm_pin_kb(void)
 	return kb;
 }
 
+/*
+ * A kernel with lockdep (the debug kernel) has /proc/lockdep.  rdma_rxe 6.1
+ * has a bug there that no ib_uverbs can avoid: an RC QP whose creation
+ * fails in rxe_qp_init_req (e.g. its queue's mmap info cannot be copied
+ * out: EFAULT) is cleaned up by rxe_qp_do_cleanup, which del_timer_sync()s
+ * the two timers rxe_qp_init_req had not set up yet: lockdep reports
+ * "trying to register non-static key" and turns itself off for the rest
+ * of the boot (harmless otherwise: the timers are zeroed, never pending).
+ * Reported upstream by syzbot (extid 4edb496c3cad6e953a31, 6.15-rc2).
+ */
+static inline int raw_kernel_has_lockdep(void)
+{
+	return access("/proc/lockdep", F_OK) == 0;
+}
+
+#define RAW_RXE_RC_CREATE_FAIL_BUG \
+	"rdma_rxe 6.1 del_timer_sync()s an RC QP's unset timers when its " \
+	"creation fails (lockdep: non-static key in rxe_qp_do_cleanup)"
+
+/*
+ * A kernel with kmemleak has /sys/kernel/debug/kmemleak.  rdma_rxe 6.1's
+ * rxe_cq_from_init returns an error from do_mmap_info (the driver
+ * response not writable: EFAULT) without freeing the queue it had just
+ * made (struct rxe_queue, 64 bytes, and its vmalloc'ed ring), and the CQ
+ * is not in rxe's pool yet, so nothing frees it: kmemleak reports it.
+ */
+static inline int raw_kernel_has_kmemleak(void)
+{
+	return access("/sys/kernel/debug/kmemleak", F_OK) == 0;
+}
+
+#define RAW_RXE_CQ_CREATE_FAIL_BUG \
+	"rdma_rxe 6.1 leaks a CQ's queue when its mmap info cannot be " \
+	"copied out (kmemleak: rxe_queue_init from rxe_cq_from_init)"
+
 #endif /* UVERBS_RAW_H */

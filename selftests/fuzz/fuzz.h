@@ -135,6 +135,8 @@ struct fz {
 	uint64_t dump_at;	/* --dump N: N + 1, 0 for none */
 	int intree;		/* the distro's ib_uverbs: steer (quirks.c) */
 	unsigned int ioctl_share;	/* percent of commands sent by ioctl */
+	int lockdep;		/* a lockdep kernel: steer (quirks.c) */
+	int kmemleak;		/* a kmemleak kernel: steer (quirks.c) */
 };
 
 /* pool.c */
@@ -162,6 +164,9 @@ size_t fz_ioctl_nmethods(void);
 /* quirks.c */
 int fz_stack_is_intree(void);
 void fz_steer_intree(struct fz_msg *m);
+int fz_kernel_has_lockdep(void);
+int fz_kernel_has_kmemleak(void);
+void fz_steer_debug_kernel(struct fz *fz, struct fz_msg *m);
 
 /* cmds.c helpers the mutations share */
 uint32_t fz_random_word(struct fz *fz);

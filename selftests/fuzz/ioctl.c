@@ -351,6 +351,35 @@ static void mutate(struct fz *fz, struct fz_file *f, struct io_call *c)
 	}
 }
 
+/*
+ * rdma_rxe 6.1's error paths when it cannot write a create's driver
+ * response (quirks.c): on a lockdep kernel an RC QP's, on a kmemleak kernel
+ * a CQ's.  There the driver response room of those creates stays writable,
+ * whatever the mutations did; everything else of the call is kept.
+ */
+static void steer_debug_kernel(struct fz *fz, struct io_call *c)
+{
+	uintptr_t lo = (uintptr_t)fz->arena.resp;
+	unsigned int i;
+
+	if (!((fz->lockdep && c->hdr.object_id == UVERBS_OBJECT_QP &&
+	       c->hdr.method_id == UVERBS_METHOD_QP_CREATE) ||
+	      (fz->kmemleak && c->hdr.object_id == UVERBS_OBJECT_CQ &&
+	       c->hdr.method_id == UVERBS_METHOD_CQ_CREATE)))
+		return;
+	for (i = 0; i < c->hdr.num_attrs; i++) {
+		struct ib_uverbs_attr *a = &c->attrs[i];
+
+		if (a->attr_id != UVERBS_ATTR_UHW_OUT)
+			continue;
+		if (a->data < lo || a->data + a->len > lo + ARENA_RESP_SPAN) {
+			a->data = lo;
+			if (a->len > ARENA_RESP_SPAN)
+				a->len = 64;
+		}
+	}
+}
+
 /* The table entry the header names, or NULL. */
 static const struct io_method *find_method(const struct ib_uverbs_ioctl_hdr *h)
 {
@@ -437,6 +466,7 @@ int fz_ioctl(struct fz *fz, struct fz_file *f, int mutated, unsigned int *id)
 				       c.hdr.num_attrs * sizeof(c.attrs[0]) +
 				       (c.hdr.length % 16);
 	}
+	steer_debug_kernel(fz, &c);
 	at = &c;
 	if (mutated && ONE_IN(40))
 		at = (void *)(uintptr_t)arena_bad_ptr(fz);

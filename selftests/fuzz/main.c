@@ -310,6 +310,8 @@ static int one_command(struct fz *fz, uint64_t n)
 	}
 	if (fz->intree)
 		fz_steer_intree(&m);
+	if (fz->lockdep || fz->kmemleak)
+		fz_steer_debug_kernel(fz, &m);
 	fz->dump = fz->dump_at == n + 1;
 	ret = submit(fz, f, &m, &count, &resp_at);
 	fz->st.commands++;
@@ -514,6 +516,12 @@ int main(int argc, char **argv)
 	printf("# stack: %s ib_uverbs%s\n",
 	       fz_stack_is_intree() ? "in-tree" : "openverbs",
 	       fz->intree ? " (steering around known upstream bugs)" : "");
+	fz->lockdep = fz_kernel_has_lockdep();
+	fz->kmemleak = fz_kernel_has_kmemleak();
+	if (fz->lockdep || fz->kmemleak)
+		printf("# debug kernel:%s%s keep a writable response (rdma_rxe bugs, quirks.c)\n",
+		       fz->lockdep ? " RC QP creates" : "",
+		       fz->kmemleak ? " CQ creates" : "");
 	if (arena_init(&fz->arena) || read_gid0(fz->gid)) {
 		printf("Bail out! arena or GID setup failed: %s\n",
 		       strerror(errno));

@@ -44,3 +44,51 @@ void fz_steer_intree(struct fz_msg *m)
 		if (m->command == quirks[i].command && !m->ex)
 			quirks[i].steer(m);
 }
+
+/*
+ * Below every ib_uverbs, two rdma_rxe 6.1 bugs on a create whose driver
+ * response cannot be written (rxe copies its queue's mmap info there
+ * first: EFAULT), both harmless on the distro kernel, so the stream keeps
+ * them there; a debug kernel reports them:
+ * - RC QP: rxe_create_qp's cleanup del_timer_sync()s the timers
+ *   rxe_qp_init_req had not set up yet: lockdep's "non-static key", which
+ *   also switches lockdep off for the rest of the boot (uverbs_qp:
+ *   create_rc_with_bad_response_pointer_leaves_nothing skips there);
+ * - CQ: rxe_cq_from_init returns the error without freeing the queue it
+ *   made (a 64-byte struct rxe_queue and its vmalloc'ed ring): kmemleak.
+ * Steer: on such a kernel these creates get a response that is all
+ * writable: the arena's, not at the guard page, the out words as built.
+ */
+static int debug_kernel_quirk(const struct fz *fz, const struct fz_msg *m)
+{
+	uint32_t cmd = m->command & ~IB_USER_VERBS_CMD_FLAG_EXTENDED;
+	size_t at = m->ex ? offsetof(struct ib_uverbs_ex_create_qp, qp_type) :
+			    offsetof(struct ib_uverbs_create_qp, qp_type);
+
+	if (cmd == (m->ex ? IB_USER_VERBS_EX_CMD_CREATE_CQ :
+			    IB_USER_VERBS_CMD_CREATE_CQ))
+		return fz->kmemleak;
+	return fz->lockdep &&
+	       cmd == (m->ex ? IB_USER_VERBS_EX_CMD_CREATE_QP :
+			       IB_USER_VERBS_CMD_CREATE_QP) &&
+	       m->req_len > at && m->req[at] == 2 /* IB_QPT_RC */;
+}
+
+int fz_kernel_has_lockdep(void)
+{
+	return access("/proc/lockdep", F_OK) == 0;
+}
+
+int fz_kernel_has_kmemleak(void)
+{
+	return access("/sys/kernel/debug/kmemleak", F_OK) == 0;
+}
+
+void fz_steer_debug_kernel(struct fz *fz, struct fz_msg *m)
+{
+	if (!debug_kernel_quirk(fz, m))
+		return;
+	m->response = (uintptr_t)fz->arena.resp;
+	m->resp_near_guard = 0;
+	m->out_words_delta = 0;
+}
