@@ -467,6 +467,9 @@ int fz_ioctl(struct fz *fz, struct fz_file *f, int mutated, unsigned int *id)
 				       (c.hdr.length % 16);
 	}
 	steer_debug_kernel(fz, &c);
+	/* statistics by the method the header names now, if it is one */
+	if (find_method(&c.hdr))
+		*id = find_method(&c.hdr) - io_methods;
 	at = &c;
 	if (mutated && ONE_IN(40))
 		at = (void *)(uintptr_t)arena_bad_ptr(fz);
