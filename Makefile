@@ -166,6 +166,7 @@ debug-kernel:
 # land in build/bench/, and Documentation/performance.md (+ .png) is
 # rewritten.  See Documentation/performance.md.
 BENCH_ROUNDS ?= 2
+BENCH_CONTROL_ROUNDS ?= 6
 BENCH_REPS ?= 3
 BENCH_MIN_TIME ?= 0.2
 BENCH_UCOST_ITERS ?= 300
@@ -182,8 +183,8 @@ bench: kernel userspace bench-programs
 	@rm -rf $(BUILD)/bench/raw
 	@status=0; \
 	$(TOP)/qemu/run --uverbs=none --mem=3072 --timeout $(BENCH_TIMEOUT) -- \
-		env BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_REPS=$(BENCH_REPS) \
-		BENCH_MIN_TIME=$(BENCH_MIN_TIME) BENCH_UCOST_ITERS=$(BENCH_UCOST_ITERS) \
+		env BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONTROL_ROUNDS=$(BENCH_CONTROL_ROUNDS) \
+		BENCH_REPS=$(BENCH_REPS) BENCH_MIN_TIME=$(BENCH_MIN_TIME) BENCH_UCOST_ITERS=$(BENCH_UCOST_ITERS) \
 		BENCH_SECTIONS="$(BENCH_SECTIONS)" $(TOP)/bench/guest \
 		2> >(tee $(BUILD)/bench/qemu-run.log >&2) || status=$$?; \
 	run=$$(sed -n 's|.*, log \(.*\)/console.log$$|\1|p' $(BUILD)/bench/qemu-run.log); \

@@ -39,12 +39,14 @@ struct uverbs_api {
 struct uverbs_api_ioctl_method {
 	int (*handler)(struct uverbs_attr_bundle *attrs);
 	DECLARE_BITMAP(attr_mandatory, UVERBS_API_ATTR_BKEY_LEN);
-	u16 call_size;		/* bytes of one call's state (ioctl.c) */
+	u16 call_size;		/* least bytes of one call's state (ioctl.c) */
 	u8 driver_method:1;	/* the handler lives in the HCA driver */
 	u8 disabled:1;
 	u8 has_udata:1;		/* declares UVERBS_ATTR_UHW() */
 	u8 key_bitmap_len;	/* highest attribute bkey + 1 */
 	u8 destroy_bkey;	/* the DESTROY attribute, or BKEY_LEN */
+	/* the declared attributes by bkey (NULL: none), key_bitmap_len long */
+	const struct uverbs_api_attr *attrs[];
 };
 
 #endif /* OPENVERBS_KERNEL_API_TYPES_H */

@@ -38,8 +38,6 @@ struct uverbs_call_chunk {
  */
 struct uverbs_call {
 	const struct uverbs_api_ioctl_method *method;
-	struct radix_tree_root *radix;
-	u32 method_key;
 	struct ib_uverbs_attr __user *user_attrs;
 	struct ib_uverbs_attr *uattrs;	/* a copy of user_attrs */
 	u8 *pool;
@@ -54,20 +52,44 @@ struct uverbs_call {
 	struct uverbs_attr_bundle bundle;
 };
 
-/* Served from the pool when this much is left for handlers. */
+/* Pool added to a call that does not fit on the stack. */
 #define UVERBS_CALL_POOL	256
+
+/*
+ * A call whose state fits in this many bytes lives on the stack, as the
+ * in-tree module's small calls do: no allocation, and nothing zeroed but
+ * the header (allocations from the pool are zeroed one by one).
+ */
+#define UVERBS_CALL_ONSTACK	640
 
 static struct uverbs_call *call_of(const struct uverbs_attr_bundle *bundle)
 {
 	return container_of(bundle, struct uverbs_call, bundle);
 }
 
-/* Bytes one call of a method needs (uapi.c stores it in the method). */
+/*
+ * Least bytes one call of a method needs: the call, a slot per attribute
+ * bkey and a copy of each declared attribute (uapi.c stores it).
+ */
 size_t uverbs_call_size(unsigned int key_bitmap_len, unsigned int num_attrs)
 {
 	return sizeof(struct uverbs_call) +
 	       key_bitmap_len * sizeof(struct uverbs_attr) +
-	       num_attrs * sizeof(struct ib_uverbs_attr) + UVERBS_CALL_POOL;
+	       num_attrs * sizeof(struct ib_uverbs_attr);
+}
+
+/* @size bytes of the call's pool, not initialised, or NULL if it is full. */
+static void *uverbs_call_take(struct uverbs_call *call, size_t size)
+{
+	size_t end;
+	void *p;
+
+	if (check_add_overflow(call->pool_used, size, &end) ||
+	    end > call->pool_len)
+		return NULL;
+	p = call->pool + call->pool_used;
+	call->pool_used = ALIGN(end, sizeof(u64));
+	return p;
 }
 
 __malloc void *_uverbs_alloc(struct uverbs_attr_bundle *bundle, size_t size,
@@ -75,14 +97,10 @@ __malloc void *_uverbs_alloc(struct uverbs_attr_bundle *bundle, size_t size,
 {
 	struct uverbs_call *call = call_of(bundle);
 	struct uverbs_call_chunk *chunk;
-	size_t end;
 	void *p;
 
-	if (check_add_overflow(call->pool_used, size, &end))
-		return ERR_PTR(-EOVERFLOW);
-	if (end <= call->pool_len) {
-		p = call->pool + call->pool_used;
-		call->pool_used = ALIGN(end, sizeof(u64));
+	p = uverbs_call_take(call, size);
+	if (p) {
 		if (want_init_on_alloc(flags))
 			memset(p, 0, size);
 		return p;
@@ -307,9 +325,13 @@ static const uverbs_attr_parser uverbs_attr_parsers[] = {
 static const struct uverbs_api_attr *uverbs_call_attr(struct uverbs_call *call,
 						      u32 attr_key)
 {
+	u32 bkey;
+
 	if (attr_key == UVERBS_API_KEY_ERR)
 		return NULL;
-	return radix_tree_lookup(call->radix, call->method_key | attr_key);
+	bkey = uapi_bkey_attr(attr_key);
+	return bkey < call->method->key_bitmap_len ?
+		call->method->attrs[bkey] : NULL;
 }
 
 static int uverbs_call_set_attr(struct uverbs_call *call,
@@ -330,6 +352,8 @@ static int uverbs_call_set_attr(struct uverbs_call *call,
 	    !uverbs_attr_parsers[api->spec.type])
 		return -EOPNOTSUPP;
 
+	/* The slot may hold stack garbage: start each parser from zero. */
+	memset(&call->bundle.attrs[bkey], 0, sizeof(call->bundle.attrs[bkey]));
 	ret = uverbs_attr_parsers[api->spec.type](call, api, uattr, bkey);
 	if (ret)
 		return ret;
@@ -398,7 +422,10 @@ static int uverbs_call_run(struct uverbs_call *call, u16 num_attrs)
 	    !srcu_dereference(udev->ib_dev, &udev->disassociate_srcu))
 		return -EIO;
 
-	call->uattrs = uverbs_alloc(bundle, len);
+	/* Overwritten at once: no need to zero it. */
+	call->uattrs = uverbs_call_take(call, len);
+	if (!call->uattrs)
+		call->uattrs = uverbs_alloc(bundle, len);
 	if (IS_ERR(call->uattrs))
 		return PTR_ERR(call->uattrs);
 	if (copy_from_user(call->uattrs, call->user_attrs, len))
@@ -469,9 +496,11 @@ static int uverbs_call_method(struct ib_uverbs_file *ufile,
 			      const struct ib_uverbs_ioctl_hdr *hdr,
 			      struct ib_uverbs_attr __user *user_attrs)
 {
+	u64 onstack[UVERBS_CALL_ONSTACK / sizeof(u64)] __uninitialized;
 	struct uverbs_api *uapi = ufile->device->uapi;
 	const struct uverbs_api_ioctl_method *method;
 	struct uverbs_call *call;
+	size_t size;
 	u32 key;
 	int ret;
 
@@ -483,21 +512,26 @@ static int uverbs_call_method(struct ib_uverbs_file *ufile,
 	if (!method || !uapi_key_is_ioctl_method(key))
 		return -EPROTONOSUPPORT;
 
-	call = kmalloc(method->call_size, GFP_KERNEL);
-	if (!call)
-		return -ENOMEM;
+	if (method->call_size <= sizeof(onstack)) {
+		call = (struct uverbs_call *)onstack;
+		size = sizeof(onstack);
+	} else {
+		size = method->call_size + UVERBS_CALL_POOL;
+		call = kmalloc(size, GFP_KERNEL);
+		if (!call)
+			return -ENOMEM;
+	}
 	memset(call, 0, sizeof(*call));
 	call->method = method;
-	call->radix = &uapi->radix;
-	call->method_key = key;
 	call->user_attrs = user_attrs;
 	call->pool = (u8 *)&call->bundle.attrs[method->key_bitmap_len];
-	call->pool_len = method->call_size - (call->pool - (u8 *)call);
+	call->pool_len = size - (call->pool - (u8 *)call);
 	call->bundle.ufile = ufile;
 
 	ret = uverbs_call_run(call, hdr->num_attrs);
 	uverbs_call_finish(call, !ret);
-	kfree(call);
+	if (call != (struct uverbs_call *)onstack)
+		kfree(call);
 	return ret;
 }
 

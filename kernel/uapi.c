@@ -485,24 +485,31 @@ static bool uapi_prune_one(struct uverbs_api *uapi)
 	return false;
 }
 
-/* What the parser needs to know of a method, from its attributes. */
-static int uapi_finish_method(struct uverbs_api *uapi,
-			      struct uverbs_api_ioctl_method *method, u32 key)
+/*
+ * What the parser needs to know of a method, from its attributes.  The
+ * method is reallocated with its attribute table (indexed by bkey, so the
+ * parser finds each attribute without a tree lookup) and @slot updated.
+ */
+static int uapi_finish_method(struct uverbs_api *uapi, void __rcu **slot,
+			      u32 key)
 {
+	struct uverbs_api_ioctl_method *method =
+		rcu_dereference_protected(*slot, true);
+	struct uverbs_api_ioctl_method *grown;
 	struct radix_tree_iter iter;
 	unsigned int max_bkey = 0, num_attrs = 0;
 	bool has_new_or_destroy = false;
 	struct uverbs_api_attr *attr;
-	void __rcu **slot;
+	void __rcu **aslot;
 	u32 bkey;
 	size_t size;
 
 	method->destroy_bkey = UVERBS_API_ATTR_BKEY_LEN;
-	radix_tree_for_each_slot(slot, &uapi->radix, &iter,
+	radix_tree_for_each_slot(aslot, &uapi->radix, &iter,
 				 uapi_key_attrs_start(key)) {
 		if (uapi_key_attr_to_ioctl_method(iter.index) != key)
 			break;
-		attr = rcu_dereference_protected(*slot, true);
+		attr = rcu_dereference_protected(*aslot, true);
 		bkey = uapi_bkey_attr(iter.index & UVERBS_API_ATTR_KEY_MASK);
 		if (attr->spec.mandatory)
 			__set_bit(bkey, method->attr_mandatory);
@@ -527,6 +534,22 @@ static int uapi_finish_method(struct uverbs_api *uapi,
 	if (WARN_ON(size > PAGE_SIZE))
 		return -EINVAL;
 	method->call_size = size;
+
+	/* On failure the old method stays in the tree, freed with it. */
+	grown = krealloc(method, struct_size(method, attrs, max_bkey + 1),
+			 GFP_KERNEL);
+	if (!grown)
+		return -ENOMEM;
+	method = grown;
+	memset(method->attrs, 0, (max_bkey + 1) * sizeof(method->attrs[0]));
+	radix_tree_replace_slot(&uapi->radix, slot, method);
+	radix_tree_for_each_slot(aslot, &uapi->radix, &iter,
+				 uapi_key_attrs_start(key)) {
+		if (uapi_key_attr_to_ioctl_method(iter.index) != key)
+			break;
+		bkey = uapi_bkey_attr(iter.index & UVERBS_API_ATTR_KEY_MASK);
+		method->attrs[bkey] = rcu_dereference_protected(*aslot, true);
+	}
 	return 0;
 }
 
@@ -555,8 +578,7 @@ static int uverbs_build_ioctl_tree(struct uverbs_api *uapi,
 	radix_tree_for_each_slot(slot, &uapi->radix, &iter, 0) {
 		if (!uapi_key_is_ioctl_method(iter.index))
 			continue;
-		ret = uapi_finish_method(uapi, rcu_dereference_protected(*slot, true),
-					 iter.index);
+		ret = uapi_finish_method(uapi, slot, iter.index);
 		if (ret)
 			return ret;
 	}
