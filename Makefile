@@ -165,7 +165,7 @@ debug-kernel:
 # raw results are copied to build/bench/raw, the table and results.json
 # land in build/bench/, and Documentation/performance.md (+ .png) is
 # rewritten.  See Documentation/performance.md.
-BENCH_ROUNDS ?= 2
+BENCH_ROUNDS ?= 4
 BENCH_CONTROL_ROUNDS ?= 6
 BENCH_REPS ?= 3
 BENCH_MIN_TIME ?= 0.2
