@@ -35,12 +35,14 @@ static void uverbs_cq_put(struct ib_cq *cq)
 /*
  * The hardware CQ of a new ucq, for write() and ioctl alike: the caller
  * holds a reference on @channel (the CQ's notification queue, or NULL),
- * which the CQ keeps from here on, also when this fails.
+ * which the CQ keeps from here on, also when this fails.  The CQ takes a
+ * reference of its own on @async, its async event file.
  */
 static int uverbs_cq_create_hw(struct ib_ucq_object *ucq, struct ib_device *ibdev,
 			       const struct ib_cq_init_attr *init,
 			       struct ib_uverbs_completion_event_file *channel,
-			       struct uverbs_attr_bundle *attrs, u16 event_fd_attr)
+			       struct uverbs_attr_bundle *attrs,
+			       struct ib_uverbs_async_event_file *async)
 {
 	struct ib_uobject *uobj = &ucq->uevent.uobject;
 	struct ib_cq *cq;
@@ -48,7 +50,7 @@ static int uverbs_cq_create_hw(struct ib_ucq_object *ucq, struct ib_device *ibde
 
 	INIT_LIST_HEAD(&ucq->comp_list);
 	INIT_LIST_HEAD(&ucq->uevent.event_list);
-	ucq->uevent.event_file = uverbs_get_async_event(attrs, event_fd_attr);
+	ucq->uevent.event_file = uverbs_async_event_get(async);
 
 	cq = rdma_zalloc_drv_obj(ibdev, ib_cq);
 	if (!cq) {
@@ -116,9 +118,8 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 			goto err_uobj;
 		}
 	}
-	/* write() has no event fd attribute: the file's default one. */
 	ret = uverbs_cq_create_hw(ucq, ibdev, &init, channel, attrs,
-				  UVERBS_ATTR_CREATE_CQ_EVENT_FD);
+				  uverbs_default_async_event(attrs->ufile));
 	if (ret)
 		goto err_uobj;
 	/* From here a failure (the response copy) destroys the CQ again. */
@@ -249,7 +250,8 @@ static int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
 			break;
 	}
 	if (ret >= 0)
-		ret = copy_to_user(out, &head, sizeof(head)) ? -EFAULT : 0;
+		ret = copy_to_user(out, &head, sizeof(head)) ? -EFAULT :
+			uverbs_response_written(attrs);
 
 	uverbs_cq_put(cq);
 	return ret;
@@ -433,7 +435,8 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *at
 	}
 
 	ret = uverbs_cq_create_hw(ucq, ibdev, &init, channel, attrs,
-				  UVERBS_ATTR_CREATE_CQ_EVENT_FD);
+				  uverbs_async_event_attr(attrs,
+							  UVERBS_ATTR_CREATE_CQ_EVENT_FD));
 	if (ret)
 		return ret;
 	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);

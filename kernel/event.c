@@ -358,20 +358,32 @@ void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr)
 }
 
 /*
- * The async event file a new CQ/QP/SRQ/WQ reports to, referenced: the one
- * the ioctl attribute @attr names, else the file's default one (write()).
+ * The async event file a new CQ/QP/SRQ/WQ reports to, not referenced.  A
+ * write() command has no attribute for it: the file's default one (also
+ * when the command came through INVOKE_WRITE, whose attributes are not the
+ * create method's).
  */
 struct ib_uverbs_async_event_file *
-uverbs_get_async_event(struct uverbs_attr_bundle *attrs, u16 attr)
+uverbs_default_async_event(struct ib_uverbs_file *ufile)
+{
+	return READ_ONCE(ufile->default_async_file);
+}
+
+/* An ioctl create method: the one its attribute @attr names, else the default. */
+struct ib_uverbs_async_event_file *
+uverbs_async_event_attr(struct uverbs_attr_bundle *attrs, u16 attr)
 {
 	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, attr);
-	struct ib_uverbs_async_event_file *async;
 
-	if (!IS_ERR(uobj))
-		async = container_of(uobj, struct ib_uverbs_async_event_file,
-				     uobj);
-	else
-		async = READ_ONCE(attrs->ufile->default_async_file);
+	if (IS_ERR(uobj))
+		return uverbs_default_async_event(attrs->ufile);
+	return container_of(uobj, struct ib_uverbs_async_event_file, uobj);
+}
+
+/* The reference a new object holds on its async event file (or NULL). */
+struct ib_uverbs_async_event_file *
+uverbs_async_event_get(struct ib_uverbs_async_event_file *async)
+{
 	if (async)
 		uverbs_uobject_get(&async->uobj);
 	return async;

@@ -58,7 +58,8 @@ struct uverbs_call {
 /*
  * A call whose state fits in this many bytes lives on the stack, as the
  * in-tree module's small calls do: no allocation, and nothing zeroed but
- * the header (allocations from the pool are zeroed one by one).
+ * the header (each attribute slot is zeroed when it is set, and every
+ * allocation from the pool when it is taken).
  */
 #define UVERBS_CALL_ONSTACK	640
 
@@ -99,14 +100,18 @@ __malloc void *_uverbs_alloc(struct uverbs_attr_bundle *bundle, size_t size,
 	struct uverbs_call_chunk *chunk;
 	void *p;
 
+	/*
+	 * Always zeroed, whatever @flags and init_on_alloc say: the pool may
+	 * be stack, and a driver that fills part of what it takes and copies
+	 * all of it to user space must not hand out old kernel memory.
+	 */
 	p = uverbs_call_take(call, size);
 	if (p) {
-		if (want_init_on_alloc(flags))
-			memset(p, 0, size);
+		memset(p, 0, size);
 		return p;
 	}
 
-	chunk = kvmalloc(struct_size(chunk, data, size), flags);
+	chunk = kvmalloc(struct_size(chunk, data, size), flags | __GFP_ZERO);
 	if (!chunk)
 		return ERR_PTR(-ENOMEM);
 	chunk->next = call->chunks;

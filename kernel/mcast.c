@@ -3,19 +3,25 @@
  * openverbs ib_uverbs: multicast group attachment of UD QPs.
  *
  * Each QP uobject remembers the (GID, LID) pairs the user attached, so an
- * attach is idempotent, a detach of a group never attached fails before
- * the driver sees it, and teardown can detach what the user left behind
- * (the attachments are no uobjects: nothing else would).
+ * attach is idempotent, a detach of a pair never attached fails before the
+ * driver sees it, and teardown can detach what the user left behind (the
+ * attachments are no uobjects: nothing else would).
  *
- * The driver sees one attachment per GID, however many LIDs the user
- * pairs it with: drivers key groups by GID alone (rxe counts a second
- * attach of a GID as none), while ib_core counts every successful
- * ib_attach_mcast() in qp->usecnt.  The in-tree 6.1 module passes each
- * (GID, LID) pair down, so the same GID under two LIDs leaves usecnt one
- * too high on rxe: the QP can never be destroyed, its file's close WARNs
- * and leaks it, and a later `rdma res show` oopses on the freed context.
- * Here the first pair of a GID attaches the driver and the last one to go
- * detaches it.
+ * What reaches the driver depends on the link layer, as ib_core decides
+ * whether a multicast LID means anything:
+ * - InfiniBand: the LID is part of the group.  Every new pair goes to
+ *   ib_attach_mcast(), which refuses LIDs outside the multicast range, and
+ *   the driver judges a second LID for the same GID (rdmavt refuses it).
+ *   Each pair the driver accepted is detached with its own LID.  This is
+ *   6.1's behaviour.
+ * - RoCE and iWARP: the LID is ignored (RoCE annex), so the driver keys
+ *   groups by GID alone and counts a second attach of a GID as none (rxe),
+ *   while ib_core counts every successful attach in qp->usecnt.  The first
+ *   pair of a GID attaches the driver; later pairs of the same GID are
+ *   aliases that succeed without it; the driver is detached when the last
+ *   pair of the GID goes.  (6.1 passes each pair down here too, which
+ *   leaves usecnt one too high on rxe: the QP can then never be
+ *   destroyed, and closing its file leaks it.)
  */
 
 #include <linux/slab.h>
@@ -34,20 +40,97 @@ uverbs_mcast_find(struct ib_uqp_object *uqp, const u8 *gid, u16 lid)
 	return NULL;
 }
 
-/* Whether another pair than @skip holds @gid (the driver's attachment). */
-static bool uverbs_mcast_gid_held(struct ib_uqp_object *uqp, const u8 *gid,
-				  const struct ib_uverbs_mcast_entry *skip)
+/* A pair of @gid that holds (@holds) or does not hold a driver attachment. */
+static struct ib_uverbs_mcast_entry *
+uverbs_mcast_find_gid(struct ib_uqp_object *uqp, const u8 *gid, bool holds)
 {
 	struct ib_uverbs_mcast_entry *mcast;
 
 	list_for_each_entry(mcast, &uqp->mcast_list, list)
-		if (mcast != skip &&
+		if (mcast->holds == holds &&
 		    !memcmp(mcast->gid.raw, gid, sizeof(mcast->gid.raw)))
+			return mcast;
+	return NULL;
+}
+
+/*
+ * Whether ib_core ignores the multicast LID for @qp: its port is not
+ * InfiniBand or, while the QP has no port yet, the device has a port that
+ * is not (ib_core cannot tell which one the QP will use).
+ */
+static bool uverbs_mcast_lid_ignored(struct ib_qp *qp)
+{
+	struct ib_device *ibdev = qp->device;
+	struct ib_qp_init_attr init = {};
+	struct ib_qp_attr attr = {};
+	u32 port;
+
+	if (!ib_query_qp(qp, &attr, IB_QP_STATE | IB_QP_PORT, &init) &&
+	    attr.qp_state >= IB_QPS_INIT)
+		return rdma_port_get_link_layer(ibdev, attr.port_num) !=
+		       IB_LINK_LAYER_INFINIBAND;
+
+	rdma_for_each_port(ibdev, port)
+		if (rdma_port_get_link_layer(ibdev, port) !=
+		    IB_LINK_LAYER_INFINIBAND)
 			return true;
 	return false;
 }
 
-static int uverbs_attach_mcast(struct uverbs_attr_bundle *attrs)
+/* Adds the pair (@gid, @lid) to a QP that does not have it yet. */
+static int uverbs_mcast_add(struct ib_qp *qp, struct ib_uqp_object *uqp,
+			    const u8 *gid, u16 lid)
+{
+	struct ib_uverbs_mcast_entry *mcast;
+	int ret = 0;
+
+	mcast = kzalloc(sizeof(*mcast), GFP_KERNEL);
+	if (!mcast)
+		return -ENOMEM;
+	memcpy(mcast->gid.raw, gid, sizeof(mcast->gid.raw));
+	mcast->lid = lid;
+
+	if (!uverbs_mcast_find_gid(uqp, gid, true) ||
+	    !uverbs_mcast_lid_ignored(qp)) {
+		ret = ib_attach_mcast(qp, &mcast->gid, lid);
+		mcast->holds = !ret;
+		mcast->driver_lid = lid;
+	}
+	if (ret)
+		kfree(mcast);
+	else
+		list_add_tail(&mcast->list, &uqp->mcast_list);
+	return ret;
+}
+
+/*
+ * Removes @mcast; the entry goes even when the driver's detach fails, as
+ * in 6.1.  An alias of the same GID, if any, takes the driver's attachment
+ * over instead of detaching it.
+ */
+static int uverbs_mcast_remove(struct ib_qp *qp, struct ib_uqp_object *uqp,
+			       struct ib_uverbs_mcast_entry *mcast)
+{
+	struct ib_uverbs_mcast_entry *alias;
+	int ret = 0;
+
+	list_del(&mcast->list);
+	if (mcast->holds) {
+		alias = uverbs_mcast_find_gid(uqp, mcast->gid.raw, false);
+		if (alias) {
+			alias->holds = true;
+			alias->driver_lid = mcast->driver_lid;
+		} else {
+			ret = ib_detach_mcast(qp, &mcast->gid,
+					      mcast->driver_lid);
+		}
+	}
+	kfree(mcast);
+	return ret;
+}
+
+/* ATTACH_MCAST and DETACH_MCAST: the same request, the same QP lookup. */
+static int uverbs_mcast_cmd(struct uverbs_attr_bundle *attrs, bool attach)
 {
 	struct ovb_attach_mcast_req cmd;
 	struct ib_uverbs_mcast_entry *mcast;
@@ -55,51 +138,8 @@ static int uverbs_attach_mcast(struct uverbs_attr_bundle *attrs)
 	struct ib_qp *qp;
 	int ret;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
-	if (IS_ERR(qp))
-		return PTR_ERR(qp);
-	uqp = qp->uobject;
-
-	mutex_lock(&uqp->mcast_lock);
-	if (uverbs_mcast_find(uqp, cmd.gid, cmd.mlid))
-		goto out;	/* already attached: success, as in 6.1 */
-
-	mcast = kmalloc(sizeof(*mcast), GFP_KERNEL);
-	if (!mcast) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	mcast->lid = cmd.mlid;
-	memcpy(mcast->gid.raw, cmd.gid, sizeof(mcast->gid.raw));
-
-	if (!uverbs_mcast_gid_held(uqp, cmd.gid, NULL))
-		ret = ib_attach_mcast(qp, &mcast->gid, cmd.mlid);
-	if (ret)
-		kfree(mcast);
-	else
-		list_add_tail(&mcast->list, &uqp->mcast_list);
-out:
-	mutex_unlock(&uqp->mcast_lock);
-	rdma_lookup_put_uobject(&uqp->uevent.uobject, UVERBS_LOOKUP_READ);
-	return ret;
-}
-
-/*
- * The entry goes even when the driver's detach fails, as in 6.1; the
- * driver is told only when no other LID keeps the GID attached.
- */
-static int uverbs_detach_mcast(struct uverbs_attr_bundle *attrs)
-{
-	struct ovb_detach_mcast_req cmd;
-	struct ib_uverbs_mcast_entry *mcast;
-	struct ib_uqp_object *uqp;
-	struct ib_qp *qp;
-	int ret;
-
+	BUILD_BUG_ON(sizeof(struct ovb_attach_mcast_req) !=
+		     sizeof(struct ovb_detach_mcast_req));
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
@@ -111,18 +151,23 @@ static int uverbs_detach_mcast(struct uverbs_attr_bundle *attrs)
 
 	mutex_lock(&uqp->mcast_lock);
 	mcast = uverbs_mcast_find(uqp, cmd.gid, cmd.mlid);
-	if (mcast) {
-		list_del(&mcast->list);
-		kfree(mcast);
-		if (!uverbs_mcast_gid_held(uqp, cmd.gid, NULL))
-			ret = ib_detach_mcast(qp, (union ib_gid *)cmd.gid,
-					      cmd.mlid);
-	} else {
-		ret = -EINVAL;
-	}
+	if (attach)	/* a pair already attached: success, as in 6.1 */
+		ret = mcast ? 0 : uverbs_mcast_add(qp, uqp, cmd.gid, cmd.mlid);
+	else
+		ret = mcast ? uverbs_mcast_remove(qp, uqp, mcast) : -EINVAL;
 	mutex_unlock(&uqp->mcast_lock);
 	rdma_lookup_put_uobject(&uqp->uevent.uobject, UVERBS_LOOKUP_READ);
 	return ret;
+}
+
+static int uverbs_attach_mcast(struct uverbs_attr_bundle *attrs)
+{
+	return uverbs_mcast_cmd(attrs, true);
+}
+
+static int uverbs_detach_mcast(struct uverbs_attr_bundle *attrs)
+{
+	return uverbs_mcast_cmd(attrs, false);
 }
 
 /*
@@ -135,8 +180,8 @@ void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj)
 	struct ib_uverbs_mcast_entry *mcast, *tmp;
 
 	list_for_each_entry_safe(mcast, tmp, &uobj->mcast_list, list) {
-		if (!uverbs_mcast_gid_held(uobj, mcast->gid.raw, mcast))
-			ib_detach_mcast(qp, &mcast->gid, mcast->lid);
+		if (mcast->holds)
+			ib_detach_mcast(qp, &mcast->gid, mcast->driver_lid);
 		list_del(&mcast->list);
 		kfree(mcast);
 	}

@@ -215,21 +215,22 @@ static void uverbs_qp_init_attr(const struct ovb_ex_create_qp_req *cmd,
 
 /*
  * The hardware QP of a new uqp, for write() and ioctl alike.  A QP of an
- * XRC domain (@xrcd_uobj) keeps CLOSE_XRCD from closing the domain.
+ * XRC domain (@xrcd_uobj) keeps CLOSE_XRCD from closing the domain.  The
+ * QP references @async, its async event file.
  */
 struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
 				  struct ib_device *ibdev, struct ib_pd *pd,
 				  struct ib_qp_init_attr *init,
 				  struct ib_uobject *xrcd_uobj,
 				  struct uverbs_attr_bundle *attrs,
-				  u16 event_fd_attr)
+				  struct ib_uverbs_async_event_file *async)
 {
 	struct ib_qp *qp;
 
 	mutex_init(&uqp->mcast_lock);
 	INIT_LIST_HEAD(&uqp->mcast_list);
 	INIT_LIST_HEAD(&uqp->uevent.event_list);
-	uqp->uevent.event_file = uverbs_get_async_event(attrs, event_fd_attr);
+	uqp->uevent.event_file = uverbs_async_event_get(async);
 	init->event_handler = ib_uverbs_qp_event_handler;
 
 	qp = ib_create_qp_user(ibdev, pd, init, &attrs->driver_udata, uqp,
@@ -283,10 +284,9 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	if (ret)
 		goto err_deps;
 
-	/* write() has no event fd attribute: the file's default one. */
 	qp = uverbs_qp_create_hw(uqp, deps.pd ? deps.pd->device : init.xrcd->device,
 				 deps.pd, &init, deps.xrcd_uobj, attrs,
-				 UVERBS_ATTR_CREATE_QP_EVENT_FD);
+				 uverbs_default_async_event(attrs->ufile));
 	if (IS_ERR(qp)) {
 		ret = PTR_ERR(qp);
 		goto err_deps;

@@ -206,7 +206,8 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QP_CREATE)(struct uverbs_attr_bundle *at
 	uverbs_qp_caps_from(&init.cap, &cap);
 
 	qp = uverbs_qp_create_hw(uqp, ibdev, pd, &init, xrcd_uobj, attrs,
-				 UVERBS_ATTR_CREATE_QP_EVENT_FD);
+				 uverbs_async_event_attr(attrs,
+							 UVERBS_ATTR_CREATE_QP_EVENT_FD));
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
 	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_QP_HANDLE);

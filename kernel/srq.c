@@ -92,12 +92,12 @@ static struct ib_srq *uverbs_srq_create_hw(struct ib_usrq_object *usrq,
 					   struct ib_pd *pd,
 					   struct ib_srq_init_attr *init,
 					   struct uverbs_attr_bundle *attrs,
-					   u16 event_fd_attr)
+					   struct ib_uverbs_async_event_file *async)
 {
 	struct ib_srq *srq;
 
 	INIT_LIST_HEAD(&usrq->uevent.event_list);
-	usrq->uevent.event_file = uverbs_get_async_event(attrs, event_fd_attr);
+	usrq->uevent.event_file = uverbs_async_event_get(async);
 	init->event_handler = ib_uverbs_srq_event_handler;
 	srq = ib_create_srq_user(pd, init, usrq, &attrs->driver_udata);
 	if (IS_ERR(srq)) {
@@ -142,9 +142,8 @@ static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
 	if (ret)
 		goto err_deps;
 
-	/* write() has no event fd attribute: the file's default one. */
 	srq = uverbs_srq_create_hw(usrq, deps.pd, &init, attrs,
-				   UVERBS_ATTR_CREATE_SRQ_EVENT_FD);
+				   uverbs_default_async_event(attrs->ufile));
 	if (IS_ERR(srq)) {
 		ret = PTR_ERR(srq);
 		goto err_deps;
@@ -398,7 +397,8 @@ static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *a
 	}
 
 	srq = uverbs_srq_create_hw(usrq, pd, &init, attrs,
-				   UVERBS_ATTR_CREATE_SRQ_EVENT_FD);
+				   uverbs_async_event_attr(attrs,
+							   UVERBS_ATTR_CREATE_SRQ_EVENT_FD));
 	if (IS_ERR(srq)) {
 		if (usrq->uxrcd)
 			atomic_dec(&usrq->uxrcd->refcnt);

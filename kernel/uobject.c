@@ -289,17 +289,24 @@ static void idr_remove_handle(struct ib_uobject *uobj)
 	uverbs_uobject_put(uobj);
 }
 
+/*
+ * @new (begun, not committed) takes over @old's handle; @old moves to the
+ * handle @new had reserved, where it is then destroyed.  The user's handle
+ * goes back to a reservation (XA_ZERO_ENTRY) first, so that until @new
+ * commits no lookup finds either object under it.  A reserved slot is not
+ * NULL to xa_cmpxchg(), so @old goes into @new's slot with xa_store().
+ */
 static void idr_swap(struct ib_uobject *old, struct ib_uobject *new)
 {
-	struct ib_uverbs_file *ufile = old->ufile;
+	struct xarray *idr = &old->ufile->idr;
 	void *prev;
 
-	/* @new takes over @old's handle; @old is then destroyed unnamed. */
-	swap(old->id, new->id);
-	prev = xa_cmpxchg(&ufile->idr, old->id, NULL, old, GFP_KERNEL);
+	prev = xa_cmpxchg(idr, old->id, old, XA_ZERO_ENTRY, GFP_KERNEL);
+	if (WARN_ON(prev != old))
+		return;
+	prev = xa_store(idr, new->id, old, GFP_KERNEL);
 	WARN_ON(prev);
-	prev = xa_cmpxchg(&ufile->idr, new->id, old, new, GFP_KERNEL);
-	WARN_ON(prev != old);
+	swap(old->id, new->id);
 }
 
 const struct uverbs_obj_type_class uverbs_idr_class = {
@@ -329,18 +336,21 @@ static struct ib_uobject *fd_alloc_begin(const struct uverbs_api_object *obj,
 	struct file *filp;
 	int fd;
 
+	/* First: a driver's fops are not to be read once its device is gone. */
+	uobj = uobject_alloc(obj, attrs);
+	if (IS_ERR(uobj))
+		return uobj;
+
 	if (WARN_ON(fd_type->fops->release != uverbs_uobject_fd_release &&
-		    fd_type->fops->release != uverbs_async_event_fops.release))
+		    fd_type->fops->release != uverbs_async_event_fops.release)) {
+		uverbs_uobject_put(uobj);
 		return ERR_PTR(-EINVAL);
+	}
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		uverbs_uobject_put(uobj);
 		return ERR_PTR(fd);
-
-	uobj = uobject_alloc(obj, attrs);
-	if (IS_ERR(uobj)) {
-		put_unused_fd(fd);
-		return uobj;
 	}
 
 	/* private_data stays NULL until commit: an aborted file is inert. */
@@ -398,14 +408,24 @@ static struct ib_uobject *fd_lookup_get(const struct uverbs_api_object *obj,
 		fput(f);
 		return ERR_PTR(-EBADF);
 	}
-	/* Holding the uobject keeps the file alive through f->private_data. */
+	/* The file outlived its object: a hot-unplug tore the object down. */
+	if (!uobj->object) {
+		fput(f);
+		return ERR_PTR(-EIO);
+	}
+	/*
+	 * The file reference is kept until fd_lookup_put(): while a command
+	 * uses the object, a close() of its fd cannot reach the release and
+	 * destroy the object under the command.
+	 */
 	uverbs_uobject_get(uobj);
-	fput(f);
 	return uobj;
 }
 
 static void fd_lookup_put(struct ib_uobject *uobj, enum rdma_lookup_mode mode)
 {
+	/* The last reference (closed meanwhile) releases the object. */
+	fput(uobj->object);
 }
 
 static int fd_destroy_hw(struct ib_uobject *uobj, enum rdma_remove_reason why,
@@ -474,17 +494,22 @@ struct ib_uobject *rdma_lookup_get_uobject(const struct uverbs_api_object *obj,
 	struct ib_uobject *uobj;
 	int ret;
 
-	if (IS_ERR(obj))
-		return ERR_PTR(-EINVAL);
-
-	uobj = obj->type_class->lookup_get(obj, ufile, id, mode);
-	if (IS_ERR(uobj))
-		return uobj;
-
-	/* A handle of another type is simply not a valid handle. */
-	if (uobj->uapi_object != obj) {
-		ret = -EINVAL;
-		goto err;
+	if (obj == ERR_PTR(-ENOMSG)) {
+		/* UVERBS_IDR_ANY_OBJECT (uapi_get_object()): any IDR handle */
+		uobj = uverbs_idr_class.lookup_get(NULL, ufile, id, mode);
+		if (IS_ERR(uobj))
+			return uobj;
+	} else {
+		if (IS_ERR(obj))
+			return ERR_PTR(-EINVAL);
+		uobj = obj->type_class->lookup_get(obj, ufile, id, mode);
+		if (IS_ERR(uobj))
+			return uobj;
+		/* A handle of another type is simply not a valid handle. */
+		if (uobj->uapi_object != obj) {
+			ret = -EINVAL;
+			goto err;
+		}
 	}
 	/* After hot-unplug only destroys are still served. */
 	if (mode != UVERBS_LOOKUP_DESTROY && !uverbs_device_alive(ufile)) {
@@ -725,7 +750,8 @@ void uverbs_destroy_ufile_hw(struct ib_uverbs_file *ufile,
 	while (!list_empty(&ufile->uobjects) &&
 	       !uverbs_cleanup_pass(ufile, why))
 		;
-	if (!list_empty(&ufile->uobjects))
+	/* What the driver refuses to destroy leaks: say so, as 6.1 does. */
+	if (WARN_ON(!list_empty(&ufile->uobjects)))
 		uverbs_cleanup_pass(ufile, RDMA_REMOVE_DRIVER_FAILURE);
 
 	uverbs_destroy_ucontext(ufile, why);

@@ -114,10 +114,17 @@ struct ib_uverbs_event {
 	u32					*counter;
 };
 
+/*
+ * One (GID, LID) pair a user attached a QP to (mcast.c).  @holds: this
+ * pair keeps the driver's attachment, made with @driver_lid; a pair that
+ * does not hold one is an alias the driver never saw (RoCE only).
+ */
 struct ib_uverbs_mcast_entry {
 	struct list_head	list;
 	union ib_gid		gid;
 	u16			lid;
+	u16			driver_lid;
+	bool			holds;
 };
 
 /* An object that can report async events (CQ, QP, SRQ, WQ). */
@@ -360,6 +367,7 @@ ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
 int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len);
 int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
 		    size_t len);
+int uverbs_response_written(struct uverbs_attr_bundle *attrs);
 u32 uverbs_response_length(struct uverbs_attr_bundle *attrs, size_t len);
 struct ib_udata *uverbs_get_cleared_udata(struct uverbs_attr_bundle *attrs);
 
@@ -422,7 +430,11 @@ void ib_uverbs_release_ucq(struct ib_uverbs_completion_event_file *ev_file,
 			   struct ib_ucq_object *uobj);
 void ib_uverbs_release_uevent(struct ib_uevent_object *uobj);
 struct ib_uverbs_async_event_file *
-uverbs_get_async_event(struct uverbs_attr_bundle *attrs, u16 attr);
+uverbs_default_async_event(struct ib_uverbs_file *ufile);
+struct ib_uverbs_async_event_file *
+uverbs_async_event_attr(struct uverbs_attr_bundle *attrs, u16 attr);
+struct ib_uverbs_async_event_file *
+uverbs_async_event_get(struct ib_uverbs_async_event_file *async);
 struct ib_uverbs_completion_event_file *
 uverbs_lookup_comp_file(s32 fd, struct uverbs_attr_bundle *attrs);
 
@@ -432,7 +444,7 @@ struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
 				  struct ib_qp_init_attr *init,
 				  struct ib_uobject *xrcd_uobj,
 				  struct uverbs_attr_bundle *attrs,
-				  u16 event_fd_attr);
+				  struct ib_uverbs_async_event_file *async);
 int uverbs_dealloc_mw(struct ib_mw *mw);
 void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj);
 int ib_uverbs_dealloc_xrcd(struct ib_uobject *uobject, struct ib_xrcd *xrcd,

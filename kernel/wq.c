@@ -13,12 +13,12 @@ static struct ib_wq *uverbs_wq_create_hw(struct ib_uwq_object *uwq,
 					 struct ib_pd *pd, struct ib_cq *cq,
 					 struct ib_wq_init_attr *init,
 					 struct uverbs_attr_bundle *attrs,
-					 u16 event_fd_attr)
+					 struct ib_uverbs_async_event_file *async)
 {
 	struct ib_wq *wq;
 
 	INIT_LIST_HEAD(&uwq->uevent.event_list);
-	uwq->uevent.event_file = uverbs_get_async_event(attrs, event_fd_attr);
+	uwq->uevent.event_file = uverbs_async_event_get(async);
 	init->event_handler = ib_uverbs_wq_event_handler;
 	init->wq_context = attrs->ufile;
 	init->cq = cq;
@@ -82,9 +82,8 @@ static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
 	init.max_wr = cmd.max_wr;
 	init.wq_type = cmd.wq_type;
 	init.create_flags = cmd.create_flags;
-	/* write() has no event fd attribute: the file's default one. */
 	wq = uverbs_wq_create_hw(uwq, pd, cq, &init, attrs,
-				 UVERBS_ATTR_CREATE_WQ_EVENT_FD);
+				 uverbs_default_async_event(attrs->ufile));
 	if (IS_ERR(wq)) {
 		ret = PTR_ERR(wq);
 		goto err_cq;
@@ -280,7 +279,8 @@ static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *at
 		return PTR_ERR(cq);
 
 	wq = uverbs_wq_create_hw(uwq, pd, cq, &init, attrs,
-				 UVERBS_ATTR_CREATE_WQ_EVENT_FD);
+				 uverbs_async_event_attr(attrs,
+							 UVERBS_ATTR_CREATE_WQ_EVENT_FD));
 	if (IS_ERR(wq))
 		return PTR_ERR(wq);
 	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_WQ_HANDLE);

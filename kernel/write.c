@@ -201,7 +201,19 @@ int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
 		return -EFAULT;
 	if (room > len && clear_user(attrs->ucore.outbuf + len, room - len))
 		return -EFAULT;
-	return 0;
+	return uverbs_response_written(attrs);
+}
+
+/*
+ * A command tunnelled by INVOKE_WRITE tells user space that it wrote the
+ * response, as an ioctl method does for its outputs; write() has no such
+ * flag (its bundle has no attributes).
+ */
+int uverbs_response_written(struct uverbs_attr_bundle *attrs)
+{
+	if (!uverbs_attr_is_valid(attrs, UVERBS_ATTR_CORE_OUT))
+		return 0;
+	return uverbs_output_written(attrs, UVERBS_ATTR_CORE_OUT);
 }
 
 /* For _ex responses: how many bytes of the response the kernel filled. */

@@ -438,10 +438,15 @@ TEST_F(ioctl, invoke_write_carries_write_commands)
 	ASSERT_EQ(0, ioc_call(self->fd, &c));
 	ASSERT_EQ(0, raw_query_device(self->fd, &wresp));
 	EXPECT_EQ(0, memcmp(&resp, &wresp, sizeof(resp)));
+	/* the response is an output the kernel wrote, and says so (6.1) */
+	EXPECT_TRUE(c.attrs[2].flags & UVERBS_ATTR_F_VALID_OUTPUT);
+	EXPECT_FALSE(c.attrs[1].flags & UVERBS_ATTR_F_VALID_OUTPUT);
 
-	/* too small a response buffer: ENOSPC */
+	/* too small a response buffer: ENOSPC, and nothing written */
+	c.attrs[2].flags = 0;
 	c.attrs[2].len = sizeof(resp) - 8;
 	EXPECT_EQ(-ENOSPC, ioc_call(self->fd, &c));
+	EXPECT_FALSE(c.attrs[2].flags & UVERBS_ATTR_F_VALID_OUTPUT);
 	/* a command the device does not serve, a number past all: EOPNOTSUPP */
 	c.attrs[2].len = sizeof(resp);
 	c.attrs[0].data = IB_USER_VERBS_CMD_POLL_CQ;
@@ -453,33 +458,6 @@ TEST_F(ioctl, invoke_write_carries_write_commands)
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 }
 
-/* ALLOC_PD through INVOKE_WRITE; returns the handle. */
-static int invoke_alloc_pd(int fd)
-{
-	struct ib_uverbs_alloc_pd_resp resp = {};
-	struct ib_uverbs_alloc_pd req = {};
-	char drv[64];
-	struct ioc c;
-	int ret;
-
-	ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
-	ioc_const(&c, UVERBS_ATTR_WRITE_CMD, IB_USER_VERBS_CMD_ALLOC_PD);
-	ioc_in(&c, UVERBS_ATTR_CORE_IN, &req, sizeof(req));
-	ioc_out(&c, UVERBS_ATTR_CORE_OUT, &resp, sizeof(resp));
-	ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)resp.pd_handle;
-}
-
-static int destroy_pd(int fd, __u32 handle)
-{
-	struct ioc c;
-
-	ioc_init(&c, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
-	ioc_obj(&c, UVERBS_ATTR_DESTROY_PD_HANDLE, handle);
-	return ioc_call(fd, &c);
-}
-
 TEST_F(ioctl, pd_handles_listed_and_destroyed)
 {
 	__u32 handles[8] = {};
@@ -487,7 +465,7 @@ TEST_F(ioctl, pd_handles_listed_and_destroyed)
 	int pd1, pd2;
 	struct ioc c;
 
-	pd1 = invoke_alloc_pd(self->fd);
+	pd1 = ioctl_alloc_pd(self->fd);
 	ASSERT_LE(0, pd1);
 	pd2 = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, pd2);
@@ -504,10 +482,10 @@ TEST_F(ioctl, pd_handles_listed_and_destroyed)
 	c.attrs[2].len = 6;
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 
-	EXPECT_EQ(0, destroy_pd(self->fd, pd1));
-	EXPECT_EQ(-ENOENT, destroy_pd(self->fd, pd1));
-	EXPECT_EQ(0, destroy_pd(self->fd, pd2));
-	EXPECT_EQ(-ENOENT, destroy_pd(self->fd, 4000));
+	EXPECT_EQ(0, ioctl_destroy_pd(self->fd, pd1));
+	EXPECT_EQ(-ENOENT, ioctl_destroy_pd(self->fd, pd1));
+	EXPECT_EQ(0, ioctl_destroy_pd(self->fd, pd2));
+	EXPECT_EQ(-ENOENT, ioctl_destroy_pd(self->fd, 4000));
 }
 
 TEST_F(ioctl, object_attr_rules)
@@ -528,7 +506,7 @@ TEST_F(ioctl, object_attr_rules)
 	ioc_obj(&c, UVERBS_ATTR_DESTROY_MR_HANDLE, pd);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	/* the right type destroys it */
-	EXPECT_EQ(0, destroy_pd(self->fd, pd));
+	EXPECT_EQ(0, ioctl_destroy_pd(self->fd, pd));
 }
 
 TEST_F(ioctl, mr_query_and_destroy)
@@ -565,11 +543,11 @@ TEST_F(ioctl, mr_query_and_destroy)
 	EXPECT_EQ(0x10000, iova);
 
 	/* the PD is in use */
-	EXPECT_EQ(-EBUSY, destroy_pd(self->fd, pd));
+	EXPECT_EQ(-EBUSY, ioctl_destroy_pd(self->fd, pd));
 	ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY);
 	ioc_obj(&c, UVERBS_ATTR_DESTROY_MR_HANDLE, mresp.mr_handle);
 	EXPECT_EQ(0, ioc_call(self->fd, &c));
-	EXPECT_EQ(0, destroy_pd(self->fd, pd));
+	EXPECT_EQ(0, ioctl_destroy_pd(self->fd, pd));
 }
 
 /*
@@ -613,7 +591,7 @@ TEST_F(ioctl, advise_and_dmabuf_mr_are_declared_but_unsupported_on_rxe)
 	c.attrs[1].data = pd + 100;
 	EXPECT_EQ(-ENOENT, ioc_call(self->fd, &c));
 	/* nothing was created either time */
-	EXPECT_EQ(0, destroy_pd(self->fd, pd));
+	EXPECT_EQ(0, ioctl_destroy_pd(self->fd, pd));
 }
 
 /*
@@ -661,40 +639,6 @@ TEST_F(ioctl, cq_destroy_reports_events)
 }
 
 /* CQ_CREATE for rxe (its driver reply needs room); 0 or -errno. */
-static int ioctl_create_cq(int fd, __u32 cqe, __u32 vector, __u64 flags,
-			   __u32 *handle, __u32 *real_cqe)
-{
-	__u64 user_handle = 0xc0ffee;
-	char drv[64];
-	struct ioc c;
-	int ret;
-
-	ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
-	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
-	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
-	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, &user_handle,
-	       sizeof(user_handle));
-	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, &vector, sizeof(vector));
-	ioc_const(&c, UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
-	ioc_out(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, real_cqe, sizeof(*real_cqe));
-	ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
-	ret = ioc_call(fd, &c);
-	if (!ret)
-		*handle = c.attrs[0].data;
-	return ret;
-}
-
-static int ioctl_destroy_cq(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_cq_resp resp;
-	struct ioc c;
-
-	ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
-	ioc_obj(&c, UVERBS_ATTR_DESTROY_CQ_HANDLE, handle);
-	ioc_out(&c, UVERBS_ATTR_DESTROY_CQ_RESP, &resp, sizeof(resp));
-	return ioc_call(fd, &c);
-}
-
 TEST_F(ioctl, cq_create_checks_and_creates)
 {
 	__u32 handle = ~0u, cqe = 0;
@@ -802,7 +746,7 @@ TEST_F(ioctl, qp_create_checks_and_creates)
 	EXPECT_LE(4, cap.max_recv_wr);
 	/* the CQ and the PD are in use now */
 	EXPECT_EQ(-EBUSY, ioctl_destroy_cq(self->fd, cq));
-	EXPECT_EQ(-EBUSY, destroy_pd(self->fd, pd));
+	EXPECT_EQ(-EBUSY, ioctl_destroy_pd(self->fd, pd));
 
 	ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
 	ioc_obj(&c, UVERBS_ATTR_DESTROY_QP_HANDLE, qp);
@@ -810,7 +754,7 @@ TEST_F(ioctl, qp_create_checks_and_creates)
 	EXPECT_EQ(0, ioc_call(self->fd, &c));
 	EXPECT_EQ(0, dresp.events_reported);
 	EXPECT_EQ(0, ioctl_destroy_cq(self->fd, cq));
-	EXPECT_EQ(0, destroy_pd(self->fd, pd));
+	EXPECT_EQ(0, ioctl_destroy_pd(self->fd, pd));
 }
 
 TEST_F(ioctl, srq_create_checks_and_creates)
@@ -846,14 +790,14 @@ TEST_F(ioctl, srq_create_checks_and_creates)
 	srq = c.attrs[0].data;
 	EXPECT_LE(max_wr, rwr);
 	EXPECT_LE(max_sge, rsge);
-	EXPECT_EQ(-EBUSY, destroy_pd(self->fd, pd));
+	EXPECT_EQ(-EBUSY, ioctl_destroy_pd(self->fd, pd));
 
 	ioc_init(&c, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY);
 	ioc_obj(&c, UVERBS_ATTR_DESTROY_SRQ_HANDLE, srq);
 	ioc_out(&c, UVERBS_ATTR_DESTROY_SRQ_RESP, &dresp, sizeof(dresp));
 	EXPECT_EQ(0, ioc_call(self->fd, &c));
 	EXPECT_EQ(0, dresp.events_reported);
-	EXPECT_EQ(0, destroy_pd(self->fd, pd));
+	EXPECT_EQ(0, ioctl_destroy_pd(self->fd, pd));
 }
 
 TEST_HARNESS_MAIN

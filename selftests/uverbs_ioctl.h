@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
@@ -109,6 +110,101 @@ static inline void ioctl_abi_restore(char old)
 	if (write(fd, old == 'Y' ? "1" : "0", 1) != 1)
 		old = 0;
 	close(fd);
+}
+
+/* ------------------------------------------- common objects by ioctl */
+
+/* An FD attribute left out of a call (any int is a valid test value). */
+#define IOC_NO_FD	INT64_MIN
+
+/* ALLOC_PD through INVOKE_WRITE; the handle, or -errno. */
+static inline int ioctl_alloc_pd(int fd)
+{
+	struct ib_uverbs_alloc_pd_resp resp = {};
+	struct ib_uverbs_alloc_pd req = {};
+	char drv[64];
+	struct ioc c;
+	int ret;
+
+	ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+	ioc_const(&c, UVERBS_ATTR_WRITE_CMD, IB_USER_VERBS_CMD_ALLOC_PD);
+	ioc_in(&c, UVERBS_ATTR_CORE_IN, &req, sizeof(req));
+	ioc_out(&c, UVERBS_ATTR_CORE_OUT, &resp, sizeof(resp));
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)resp.pd_handle;
+}
+
+static inline int ioctl_destroy_pd(int fd, __u32 handle)
+{
+	struct ioc c;
+
+	ioc_init(&c, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
+	ioc_obj(&c, UVERBS_ATTR_DESTROY_PD_HANDLE, handle);
+	return ioc_call(fd, &c);
+}
+
+/*
+ * CQ_CREATE with a completion channel and an async event file (either may
+ * be IOC_NO_FD); 0 or -errno, the handle and real size in @handle/@real_cqe.
+ */
+static inline int ioctl_create_cq_fds(int fd, __u32 cqe, __u32 vector,
+				      __u64 flags, __s64 channel,
+				      __s64 event_fd, __u32 *handle,
+				      __u32 *real_cqe)
+{
+	__u64 user_handle = 0xc0ffee;
+	char drv[64];
+	struct ioc c;
+	int ret;
+
+	ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, &user_handle,
+	       sizeof(user_handle));
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, &vector, sizeof(vector));
+	ioc_const(&c, UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
+	ioc_out(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, real_cqe, sizeof(*real_cqe));
+	ioc_out(&c, UVERBS_ATTR_UHW_OUT, drv, sizeof(drv));
+	if (channel != IOC_NO_FD)
+		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, channel);
+	if (event_fd != IOC_NO_FD)
+		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_EVENT_FD, event_fd);
+	ret = ioc_call(fd, &c);
+	if (!ret)
+		*handle = c.attrs[0].data;
+	return ret;
+}
+
+static inline int ioctl_create_cq(int fd, __u32 cqe, __u32 vector,
+				  __u64 flags, __u32 *handle, __u32 *real_cqe)
+{
+	return ioctl_create_cq_fds(fd, cqe, vector, flags, IOC_NO_FD,
+				   IOC_NO_FD, handle, real_cqe);
+}
+
+static inline int ioctl_destroy_cq(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_cq_resp resp;
+	struct ioc c;
+
+	ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+	ioc_obj(&c, UVERBS_ATTR_DESTROY_CQ_HANDLE, handle);
+	ioc_out(&c, UVERBS_ATTR_DESTROY_CQ_RESP, &resp, sizeof(resp));
+	return ioc_call(fd, &c);
+}
+
+/* ASYNC_EVENT_ALLOC: a new async event fd, or -errno. */
+static inline int ioctl_async_event_alloc(int fd)
+{
+	struct ioc c;
+	int ret;
+
+	ioc_init(&c, UVERBS_OBJECT_ASYNC_EVENT, UVERBS_METHOD_ASYNC_EVENT_ALLOC);
+	ioc_obj(&c, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, 0);
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
 }
 
 #endif /* UVERBS_IOCTL_H */

@@ -27,6 +27,7 @@
 
 #include "kselftest_harness.h"
 #include "uverbs_raw.h"
+#include "uverbs_ioctl.h"
 #include "verbs_lib.h"
 
 static const char *const res_types[] = { "pd", "cq", "mr", "srq" };
@@ -387,6 +388,127 @@ TEST_F(stress, threads_race_to_destroy)
 	close(r.fd);
 }
 
+/* ------------------------------------------- close() racing a command */
+
+#define TAINT_WARN	(1 << 9)
+
+/* /proc/sys/kernel/tainted: any WARN sets TAINT_WARN. */
+static long kernel_taint(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/tainted", "r");
+	long t = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &t) != 1)
+			t = -1;
+		fclose(f);
+	}
+	return t;
+}
+
+/*
+ * One thread creates CQs naming a completion channel and an async event
+ * file by fd, while another closes those fds and opens new ones.  A
+ * command that has looked an FD object up must keep its file until it
+ * ends (6.1 does): a close() meanwhile may not run the file's release
+ * under the command (that WARNs in uverbs_uobject_fd_release and corrupts
+ * the object's use count).  Half the creations go by write(), which looks
+ * the channel up only for a moment.
+ */
+struct fd_race {
+	int fd;
+	int chan;		/* the fds the next creation names */
+	int async;
+	int stop;
+	int made, refused, unexpected;
+};
+
+#define FD_RACE_ROUNDS	3000
+
+static void *fd_race_creator(void *arg)
+{
+	struct ib_uverbs_create_cq_resp resp;
+	struct fd_race *r = arg;
+	__u32 handle, cqe;
+	int i, chan, async, ret;
+
+	for (i = 0; i < FD_RACE_ROUNDS; i++) {
+		chan = __atomic_load_n(&r->chan, __ATOMIC_RELAXED);
+		async = __atomic_load_n(&r->async, __ATOMIC_RELAXED);
+		if (i % 2) {
+			ret = raw_create_cq(r->fd, 2, 0, chan, 0, &resp);
+			handle = resp.cq_handle;
+		} else {
+			ret = ioctl_create_cq_fds(r->fd, 2, 0, 0, chan, async,
+						  &handle, &cqe);
+		}
+		if (ret == -EBADF) {	/* closed, or reused by the other kind */
+			r->refused++;
+			continue;
+		}
+		if (ret || raw_destroy_cq(r->fd, handle, NULL)) {
+			if (r->unexpected++ < 5)
+				printf("# round %d: create %d\n", i, ret);
+			continue;
+		}
+		r->made++;
+	}
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(stress, close_racing_a_command_on_the_fd, 600)
+{
+	struct ib_uverbs_get_context_resp ctx = {};
+	struct fd_race r = {};
+	struct census before;
+	long taint_before;
+	int swaps = 0;
+	pthread_t t;
+
+	if (!device_present())
+		SKIP(return, "no RDMA device");
+	take_census(&before);
+	taint_before = kernel_taint();
+	r.fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, raw_get_context(r.fd, &ctx));
+	r.chan = raw_create_comp_channel(r.fd);
+	ASSERT_LE(0, r.chan);
+	r.async = ioctl_async_event_alloc(r.fd);
+	ASSERT_LE(0, r.async);
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, fd_race_creator, &r));
+	while (!__atomic_load_n(&r.stop, __ATOMIC_ACQUIRE)) {
+		int chan = raw_create_comp_channel(r.fd);
+		int async = ioctl_async_event_alloc(r.fd);
+		int old_chan = __atomic_exchange_n(&r.chan, chan, __ATOMIC_RELAXED);
+		int old_async = __atomic_exchange_n(&r.async, async,
+						    __ATOMIC_RELAXED);
+
+		ASSERT_LE(0, chan);
+		ASSERT_LE(0, async);
+		close(old_chan);
+		close(old_async);
+		swaps++;
+	}
+	pthread_join(t, NULL);
+	close(r.chan);
+	close(r.async);
+	close(ctx.async_fd);
+	close(r.fd);
+
+	printf("# %d CQs made, %d refused (EBADF), %d fd swaps\n", r.made,
+	       r.refused, swaps);
+	EXPECT_EQ(0, r.unexpected);
+	EXPECT_LT(0, r.made);
+	EXPECT_LT(0, swaps);
+	if (taint_before >= 0 && !(taint_before & TAINT_WARN))
+		EXPECT_FALSE(kernel_taint() & TAINT_WARN)
+			TH_LOG("the kernel WARNed during the race (dmesg)");
+	EXPECT_CENSUS(&before);
+}
+
 /* ---------------------------------------------- fork, SCM_RIGHTS, close */
 
 static int send_fd(int sock, int fd)
@@ -435,19 +557,34 @@ static int recv_fd(int sock)
 }
 
 /*
+ * A uverbs fd used by a process with other credentials than its opener's
+ * (inherited over fork, or passed): write() refuses every command with
+ * EACCES (ib_safe_file_access()), ioctl() serves them, as in 6.1.  Puts
+ * the write() result and the ioctl one (a PD made and destroyed: 0, or
+ * -errno) into @res.
+ */
+static void foreign_fd_commands(int fd, int res[2])
+{
+	int pd;
+
+	res[0] = raw_alloc_pd(fd);
+	pd = ioctl_alloc_pd(fd);
+	res[1] = pd < 0 ? pd : ioctl_destroy_pd(fd, pd);
+}
+
+/*
  * Child: receive a uverbs fd, hold it, let go of it on the second go.
- * Another process (new credentials) may not issue commands on it: EACCES,
- * as ib_safe_file_access() wants.  Answers with that result.
+ * Answers with what write() and ioctl() said on it (foreign_fd_commands).
  */
 static void receiver(int sock)
 {
-	int fd = recv_fd(sock), ret;
+	int fd = recv_fd(sock), res[2];
 	char c;
 
 	if (fd < 0)
 		_exit(20);
-	ret = raw_alloc_pd(fd);
-	if (write(sock, &ret, sizeof(ret)) != sizeof(ret))
+	foreign_fd_commands(fd, res);
+	if (write(sock, res, sizeof(res)) != sizeof(res))
 		_exit(21);
 	if (read(sock, &c, 1) != 1)
 		_exit(22);
@@ -474,7 +611,7 @@ TEST_F_TIMEOUT(stress, fd_passing_and_close_ordering, 200)
 	take_census(&before);
 	/* 0: the sender closes first; 1: the receiver does. */
 	for (order = 0; order < 2; order++) {
-		int sv[2], fd, pd, theirs;
+		int sv[2], fd, pd, theirs[2];
 		char c;
 		pid_t pid;
 
@@ -493,8 +630,9 @@ TEST_F_TIMEOUT(stress, fd_passing_and_close_ordering, 200)
 		ASSERT_LE(0, pd);
 		take_census(&alive);
 		ASSERT_EQ(0, send_fd(sv[0], fd));
-		ASSERT_EQ(sizeof(theirs), read(sv[0], &theirs, sizeof(theirs)));
-		EXPECT_EQ(-EACCES, theirs);
+		ASSERT_EQ(sizeof(theirs), read(sv[0], theirs, sizeof(theirs)));
+		EXPECT_EQ(-EACCES, theirs[0]);
+		EXPECT_EQ(0, theirs[1]);
 		if (order == 0) {
 			/* Our copy goes; the file and its PD live on there. */
 			close(fd);
@@ -537,9 +675,16 @@ TEST_F_TIMEOUT(stress, fork_child_keeps_out_and_the_parents_objects_stay, 120)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		/* Inherited, but not ours to use; exiting drops a reference. */
-		_exit(raw_alloc_pd(fd) == -EACCES &&
-		      raw_dealloc_pd(fd, pd) == -EACCES ? 0 : 1);
+		int res[2];
+
+		/* Inherited: write() refuses it, ioctl() does not. */
+		foreign_fd_commands(fd, res);
+		if (res[0] != -EACCES)
+			_exit(1);
+		if (res[1])
+			_exit(2);
+		/* Exiting drops a reference only. */
+		_exit(raw_dealloc_pd(fd, pd) == -EACCES ? 0 : 3);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
