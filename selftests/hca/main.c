@@ -126,6 +126,13 @@ static int __init ovbtest_init(void)
 	dev->ibdev.phys_port_cnt = 1;
 	dev->ibdev.num_comp_vectors = 1;
 	dev->ibdev.driver_def = ovbtest_uapi_defs;
+	/*
+	 * The write() commands of the data path are the driver's to offer
+	 * (ib_core's default mask leaves them out), as rdmavt and rxe do:
+	 * CQs can be polled (empty) and armed.
+	 */
+	dev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POLL_CQ) |
+				      BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	strscpy(dev->ibdev.node_desc, "openverbs test HCA",
 		sizeof(dev->ibdev.node_desc));
 	atomic_set(&dev->next_key, 1);
