@@ -826,10 +826,51 @@ FIXTURE_TEARDOWN(unload)
 
 TEST_F(unload, module_unloads)
 {
+	int k;
+
 	if (!hca_loaded())
 		SKIP(return, "ovbtest not loaded");
+	k = kmsg_mark();
 	ASSERT_EQ(0, hca_unload());
 	EXPECT_FALSE(hca_loaded());
+	/* the driver WARNs at exit if a QP, group or membership is left */
+	EXPECT_FALSE(kmsg_warned(k));
+}
+
+/*
+ * Hot-unplug under a QP with a membership: ib_uverbs detaches and
+ * destroys it for the driver before the module goes (no WARN), and the
+ * file answers EIO afterwards.
+ */
+TEST_F(unload, unplug_with_attached_qp)
+{
+	static const __u8 g[16] = { 0xff, 0x0e, [14] = 0x55, [15] = 0x01 };
+	struct ovbtest_alloc_ucontext_resp uctx;
+	struct ib_uverbs_create_cq_resp cr;
+	char path[PATH_MAX];
+	int fd, pd, qp, k, ret;
+
+	ret = hca_load();
+	if (ret == -ENOENT)
+		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, hca_get_context(fd, &uctx));
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	ASSERT_EQ(0, raw_create_cq(fd, 8, 0, -1, 4, &cr));
+	qp = ud_qp_rts(fd, pd, cr.cq_handle);
+	ASSERT_LE(0, qp);
+	ASSERT_EQ(0, attach(fd, qp, g, 0xc001));
+
+	k = kmsg_mark();
+	ASSERT_EQ(0, hca_unload());
+	EXPECT_FALSE(hca_loaded());
+	EXPECT_FALSE(kmsg_warned(k));
+	EXPECT_EQ(-EIO, detach(fd, qp, g, 0xc001));
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
