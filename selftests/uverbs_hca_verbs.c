@@ -419,7 +419,10 @@ TEST_F(hv, qp_state_machine)
  * refused (by ib_core below 0xc000 and at 0xffff, by the driver for a
  * multicast LID), nothing of it stays counted against the QP, and after
  * the one real attachment is detached the QP can be destroyed (EBUSY if
- * a refused attach left the QP's use count raised).
+ * a refused attach left the QP's use count raised).  (6.1's DETACH_MCAST
+ * drops its own record of the pair before asking the driver and keeps it
+ * dropped if the driver refuses; with rdmavt's rules every recorded pair
+ * is one the driver holds, so that cannot happen from user space.)
  */
 TEST_F(hv, mcast_one_mlid_per_mgid)
 {
@@ -661,7 +664,10 @@ TEST_F(hv, rereg_access_in_place)
 /*
  * A new translation: the driver makes a new MR (new keys), ib_core puts
  * it under the same handle and destroys the old one.  The handle then
- * reaches the new memory (a COPY through it lands there).
+ * reaches the new memory (a COPY through it lands there).  6.1 itself
+ * leaves the new MR's ib_mr::uobject pointing at the old, destroyed
+ * uobject (ib_uverbs_rereg_mr: new_mr->uobject = uobj); nothing in 6.1
+ * reads it afterwards, so no answer here depends on it.
  */
 TEST_F(hv, rereg_translation_new_mr)
 {

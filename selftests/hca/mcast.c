@@ -4,7 +4,9 @@
  * qib), the in-tree drivers of IB ports that keep groups in software:
  *  - a group is known by its MGID and has one MLID, the one it was made
  *    with: attaching its MGID with another MLID is EINVAL;
- *  - attaching a QP that is already a member succeeds and changes nothing;
+ *  - attaching a QP that is already a member succeeds and changes nothing
+ *    (ib_core would still count it as one more use of the QP; ib_uverbs
+ *    never asks twice for the same pair, only a kernel caller could);
  *  - detaching from an MGID that has no group, with another MLID, or a QP
  *    that is not a member is EINVAL; the last member takes the group away;
  *  - QPs 0 and 1, and a QP in RESET, cannot attach (EINVAL);

@@ -234,7 +234,8 @@ static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
  * new PD, or write access to pages pinned without it, is a new MR with
  * new keys over a new pin.  The core then gives the new MR its device,
  * PD, type and uobject, puts it under the old MR's handle and destroys
- * the old one through dereg_mr.
+ * the old one through dereg_mr.  (6.1 sets the new MR's uobject to the
+ * old uobject, which it destroys: nothing here may use ibmr->uobject.)
  */
 static struct ib_mr *ovbtest_rereg_user_mr(struct ib_mr *ibmr, int flags,
 					   u64 start, u64 length,
