@@ -94,7 +94,7 @@ TEST_F(hca, device_info_is_a_driver_method_of_device)
 	EXPECT_LE(1, info.pds);
 	EXPECT_LE(2, info.mrs);
 
-	/* shorter than the minimum (up to .reserved) / mandatory missing */
+	/* shorter than the minimum (up to .qps) / mandatory missing */
 	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, &info, 8);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));

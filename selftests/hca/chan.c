@@ -198,6 +198,9 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_INFO)(struct uverbs_attr_bundle 
 	info.cqs = atomic_read(&dev->live.cqs);
 	info.mrs = atomic_read(&dev->live.mrs);
 	info.chans = atomic_read(&dev->live.chans);
+	info.qps = atomic_read(&dev->live.qps);
+	info.mcast_groups = atomic_read(&dev->live.mcast_groups);
+	info.mcast_attached = atomic_read(&dev->live.mcast_attached);
 	return uverbs_copy_to_struct_or_zero(attrs, OVBTEST_ATTR_DEVICE_INFO,
 					     &info, sizeof(info));
 }
@@ -270,7 +273,7 @@ DECLARE_UVERBS_NAMED_OBJECT(OVBTEST_OBJECT_CHAN,
 DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_DEVICE_INFO,
 			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_DEVICE_INFO,
 						UVERBS_ATTR_STRUCT(struct ovbtest_device_info,
-								   reserved),
+								   qps),
 						UA_MANDATORY));
 
 ADD_UVERBS_METHODS(ovbtest_device, UVERBS_OBJECT_DEVICE,

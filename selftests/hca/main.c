@@ -6,7 +6,8 @@
  * unregisters the device, which is a hot-unplug for everybody who has it
  * open: ib_uverbs disassociates their contexts (DEVICE_FATAL, EIO, zapped
  * mappings) and the module goes without waiting for them.  The device has
- * no kernel verbs (no QPs), so only ib_uverbs and RDMA netlink use it.
+ * no kernel verbs (its QPs are user QPs without a data path), so only
+ * ib_uverbs and RDMA netlink use it.
  * Never load it on a production node.
  */
 #include <linux/module.h>
@@ -37,6 +38,14 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->max_cq = 1024;
 	attr->max_cqe = 4096;
 	attr->max_pkeys = 1;
+	attr->max_qp = OVBTEST_MAX_QP;
+	attr->max_qp_wr = OVBTEST_MAX_QP_WR;
+	attr->max_send_sge = OVBTEST_MAX_SGE;
+	attr->max_recv_sge = OVBTEST_MAX_SGE;
+	attr->max_mcast_grp = OVBTEST_MAX_MCAST_GRP;
+	attr->max_mcast_qp_attach = OVBTEST_MAX_MCAST_QP_ATTACH;
+	attr->max_total_mcast_qp_attach = OVBTEST_MAX_MCAST_GRP *
+					  OVBTEST_MAX_MCAST_QP_ATTACH;
 	return 0;
 }
 
@@ -110,18 +119,30 @@ static int __init ovbtest_init(void)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dev_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_qp_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_mcast_ops);
 	dev->ibdev.node_type = RDMA_NODE_IB_CA;
 	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
 	dev->ibdev.phys_port_cnt = 1;
 	dev->ibdev.num_comp_vectors = 1;
 	dev->ibdev.driver_def = ovbtest_uapi_defs;
+	/*
+	 * The write() commands of the data path are the driver's to offer
+	 * (ib_core's default mask leaves them out), as rdmavt and rxe do:
+	 * CQs can be polled (empty) and armed.
+	 */
+	dev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POLL_CQ) |
+				      BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	strscpy(dev->ibdev.node_desc, "openverbs test HCA",
 		sizeof(dev->ibdev.node_desc));
 	atomic_set(&dev->next_key, 1);
+	ida_init(&dev->qpn_ida);
+	ovbtest_mcast_init(dev);
 
 	/* No DMA device: ib_core's virtual DMA, as rxe. */
 	ret = ib_register_device(&dev->ibdev, OVBTEST_DEVICE_PREFIX "%d", NULL);
 	if (ret) {
+		ida_destroy(&dev->qpn_ida);
 		ib_dealloc_device(&dev->ibdev);
 		return ret;
 	}
@@ -138,7 +159,11 @@ static void __exit ovbtest_exit(void)
 	WARN_ON(atomic_read(&dev->live.contexts) ||
 		atomic_read(&dev->live.pds) || atomic_read(&dev->live.cqs) ||
 		atomic_read(&dev->live.mrs) || atomic_read(&dev->live.chans) ||
-		atomic_read(&dev->live.dms) || atomic_read(&dev->live.counters));
+		atomic_read(&dev->live.dms) || atomic_read(&dev->live.counters) ||
+		atomic_read(&dev->live.qps) ||
+		atomic_read(&dev->live.mcast_groups) ||
+		atomic_read(&dev->live.mcast_attached));
+	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
 }
 

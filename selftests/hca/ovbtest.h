@@ -2,15 +2,20 @@
 /*
  * ovbtest: a test-only RDMA device without hardware.  It serves user
  * contexts, PDs, CQs (nothing ever completes on them), MRs over pinned user
- * memory, two mmap'able pages per context and a driver-defined copy
- * channel object whose COPY method moves bytes between two of the caller's
- * MRs, as a loopback HCA's RDMA WRITE would.  It implements
- * disassociate_ucontext, so it can be unloaded while users hold objects.
+ * memory (re-registered in place or as a new MR, as mlx5), UD and RC QPs
+ * without a data path, InfiniBand multicast groups with rdmavt's rules,
+ * two mmap'able pages per context and a driver-defined copy channel object
+ * whose COPY method moves bytes between two of the caller's MRs, as a
+ * loopback HCA's RDMA WRITE would.  It implements disassociate_ucontext,
+ * so it can be unloaded while users hold objects.
  */
 #ifndef OVBTEST_H
 #define OVBTEST_H
 
 #include <linux/atomic.h>
+#include <linux/idr.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
@@ -26,13 +31,27 @@ struct ovbtest_counts {
 	atomic_t chans;
 	atomic_t dms;		/* not reported: checked at unload */
 	atomic_t counters;
+	atomic_t qps;
+	atomic_t mcast_groups;
+	atomic_t mcast_attached;	/* QP memberships, all groups */
 };
+
+/* Device limits (query_device) that the driver enforces. */
+#define OVBTEST_MAX_QP			256
+#define OVBTEST_MAX_QP_WR		1024
+#define OVBTEST_MAX_SGE			4
+#define OVBTEST_MAX_INLINE		64
+#define OVBTEST_MAX_MCAST_GRP		16
+#define OVBTEST_MAX_MCAST_QP_ATTACH	8
 
 struct ovbtest_dev {
 	struct ib_device ibdev;
 	struct ovbtest_counts live;
 	atomic_t next_key;
 	atomic_t next_chan;
+	struct ida qpn_ida;		/* QP numbers from 2: 0 and 1 are SMI/GSI */
+	struct mutex mcast_lock;	/* the groups and their members */
+	struct list_head mcast_groups;
 };
 
 /* A page of the context that user space maps (counters or doorbell). */
@@ -56,6 +75,24 @@ struct ovbtest_cq {
 	struct ib_cq ibcq;
 };
 
+/* What modify_qp set and query_qp reports; no queues, no data path. */
+struct ovbtest_qp {
+	struct ib_qp ibqp;
+	struct mutex lock;		/* the attributes below */
+	enum ib_qp_state state;
+	u32 port_num;
+	u16 pkey_index;
+	u32 qkey;
+	u32 sq_psn;
+	u32 rq_psn;
+	u32 dest_qp_num;
+	int access;
+	enum ib_mtu path_mtu;
+	struct ib_qp_cap cap;
+	enum ib_sig_type sq_sig_type;
+	unsigned int n_mcast;		/* groups it is a member of (mcast_lock) */
+};
+
 struct ovbtest_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
@@ -70,6 +107,11 @@ static inline struct ovbtest_dev *to_odev(struct ib_device *ibdev)
 static inline struct ovbtest_ucontext *to_ouc(struct ib_ucontext *ibuc)
 {
 	return container_of(ibuc, struct ovbtest_ucontext, ibuc);
+}
+
+static inline struct ovbtest_qp *to_oqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct ovbtest_qp, ibqp);
 }
 
 static inline struct ovbtest_mr *to_omr(struct ib_mr *ibmr)
@@ -93,6 +135,14 @@ ovbtest_counters(struct ovbtest_ucontext *uc)
 extern const struct ib_device_ops ovbtest_verbs_ops;
 int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 		    u64 dst_off, u32 len);
+
+/* qp.c */
+extern const struct ib_device_ops ovbtest_qp_ops;
+
+/* mcast.c */
+extern const struct ib_device_ops ovbtest_mcast_ops;
+void ovbtest_mcast_init(struct ovbtest_dev *dev);
+void ovbtest_mcast_drop_qp(struct ovbtest_qp *qp);
 
 /* dm.c */
 extern const struct ib_device_ops ovbtest_dm_ops;

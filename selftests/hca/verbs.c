@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ovbtest: the standard verbs of the device - user contexts with their two
- * mmap'able pages, PDs, CQs and MRs over pinned user memory - and the
+ * mmap'able pages, PDs, CQs (polled empty) and MRs over pinned user memory
+ * (re-registered as mlx5 does) - and the
  * "DMA" that copies between two MRs (through the pinned pages, as a
  * device without an IOMMU mapping would).
  */
@@ -174,13 +175,27 @@ static int ovbtest_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
+/* Nothing ever completes. */
+static int ovbtest_poll_cq(struct ib_cq *ibcq, int num_entries,
+			   struct ib_wc *wc)
+{
+	return 0;
+}
+
+/* Armed or not, no completion will come: none was missed either. */
+static int ovbtest_req_notify_cq(struct ib_cq *ibcq,
+				 enum ib_cq_notify_flags flags)
+{
+	return 0;
+}
+
 /* ------------------------------------------------------------------ MRs */
 
-static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
-					 u64 length, u64 virt_addr, int access,
-					 struct ib_udata *udata)
+/* A new MR over freshly pinned memory, with new keys. */
+static struct ib_mr *ovbtest_mr_new(struct ib_device *ibdev, u64 start,
+				    u64 length, u64 virt_addr, int access)
 {
-	struct ovbtest_dev *dev = to_odev(ibpd->device);
+	struct ovbtest_dev *dev = to_odev(ibdev);
 	struct ovbtest_mr *mr;
 	u32 key;
 
@@ -189,7 +204,7 @@ static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	mr->umem = ib_umem_get(ibpd->device, start, length, access);
+	mr->umem = ib_umem_get(ibdev, start, length, access);
 	if (IS_ERR(mr->umem)) {
 		struct ib_umem *umem = mr->umem;
 
@@ -204,6 +219,51 @@ static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	mr->access = access;
 	atomic_inc(&dev->live.mrs);
 	return &mr->ibmr;
+}
+
+static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
+					 u64 length, u64 virt_addr, int access,
+					 struct ib_udata *udata)
+{
+	return ovbtest_mr_new(ibpd->device, start, length, virt_addr, access);
+}
+
+/*
+ * As mlx5: what the MR's pinned pages can serve is changed in place (the
+ * core is told so by NULL; keys, pages and PD stay); a new translation, a
+ * new PD, or write access to pages pinned without it, is a new MR with
+ * new keys over a new pin.  The core then gives the new MR its device,
+ * PD, type and uobject, puts it under the old MR's handle and destroys
+ * the old one through dereg_mr.  (6.1 sets the new MR's uobject to the
+ * old uobject, which it destroys: nothing here may use ibmr->uobject.)
+ */
+static struct ib_mr *ovbtest_rereg_user_mr(struct ib_mr *ibmr, int flags,
+					   u64 start, u64 length,
+					   u64 virt_addr, int access,
+					   struct ib_pd *new_pd,
+					   struct ib_udata *udata)
+{
+	struct ovbtest_mr *mr = to_omr(ibmr);
+
+	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!(flags & IB_MR_REREG_ACCESS))
+		access = mr->access;
+	if (access & IB_ACCESS_ON_DEMAND)
+		return ERR_PTR(-EOPNOTSUPP);
+
+	if (!(flags & (IB_MR_REREG_TRANS | IB_MR_REREG_PD)) &&
+	    (mr->umem->writable || !ib_access_writable(access))) {
+		mr->access = access;
+		return NULL;
+	}
+	if (!(flags & IB_MR_REREG_TRANS)) {
+		/* the same range, pinned again */
+		start = mr->umem->address;
+		length = mr->umem->length;
+		virt_addr = ibmr->iova;
+	}
+	return ovbtest_mr_new(ibmr->device, start, length, virt_addr, access);
 }
 
 static int ovbtest_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
@@ -289,7 +349,10 @@ const struct ib_device_ops ovbtest_verbs_ops = {
 	.dealloc_pd = ovbtest_dealloc_pd,
 	.create_cq = ovbtest_create_cq,
 	.destroy_cq = ovbtest_destroy_cq,
+	.poll_cq = ovbtest_poll_cq,
+	.req_notify_cq = ovbtest_req_notify_cq,
 	.reg_user_mr = ovbtest_reg_user_mr,
+	.rereg_user_mr = ovbtest_rereg_user_mr,
 	.dereg_mr = ovbtest_dereg_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, ovbtest_ucontext, ibuc),

@@ -109,7 +109,9 @@ struct ovbtest_device_info {
 	__u32 cqs;
 	__u32 mrs;
 	__u32 chans;
-	__u32 reserved;
+	__u32 qps;		/* was reserved (0): the minimum size ends here */
+	__u32 mcast_groups;	/* multicast groups with a QP attached */
+	__u32 mcast_attached;	/* QP memberships over all groups */
 };
 
 /* Driver data of the CHAN_CREATE method (UVERBS_ATTR_UHW). */
