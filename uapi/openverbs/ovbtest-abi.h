@@ -149,13 +149,14 @@ struct ovbtest_counters {
 /*
  * Method shapes that real drivers use (mlx5 DEVX), in their own objects
  * (selftests/hca/events.c, probe.c; test: selftests/uverbs_hca_methods.c).
- * Their ids start at OVBTEST_NS + 16, clear of the objects above.
+ * Their ids start at OVBTEST_NS + 10, clear of the objects above (ib_uverbs
+ * keys driver objects by 4 bits: OVBTEST_NS + 15 is the last one).
  */
 enum ovbtest_methods_objects {
 	/* An FD object with its own read() and poll(), like DEVX's async
 	 * command FD: records that OVBTEST_METHOD_PROBE_POST queues.
 	 */
-	OVBTEST_OBJECT_EVENTS = OVBTEST_NS + 16,
+	OVBTEST_OBJECT_EVENTS = OVBTEST_NS + 10,
 	/* No handles of its own: global methods, like MLX5_IB_OBJECT_DEVX. */
 	OVBTEST_OBJECT_PROBE,
 };
