@@ -739,6 +739,8 @@ TEST_F(meth, alloc_partly_filled_is_zero_elsewhere)
 	TH_LOG("%s ib_uverbs, init_on_alloc %s", intree ? "in-tree" : "our",
 	       init_off ? "off (init_on_alloc=0)" : "on (the default)");
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		long at_size = 0;
+
 		for (int rep = 0; rep < 20; rep++) {
 			long nz = 0;
 
@@ -755,8 +757,12 @@ TEST_F(meth, alloc_partly_filled_is_zero_elsewhere)
 				nz += buf[i] != 0;
 			if (nz && !first_size)
 				first_size = sizes[s];
-			stale += nz;
+			at_size += nz;
 		}
+		if (at_size)
+			TH_LOG("size %d: %ld stale bytes in 20 calls", sizes[s],
+			       at_size);
+		stale += at_size;
 	}
 	/* too short, too long */
 	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ALLOC);
