@@ -487,9 +487,10 @@ TEST_F(meth, events_fd_read_poll_close)
 
 TEST_F(meth, events_fd_attr_errors)
 {
-	int evfd, other_fd, other_ev, async, pipefd[2];
+	int evfd, other_fd, other_ev, async, chfd, pipefd[2];
+	__u32 cqe = 4, vector = 0, resp_cqe = 0;
 	struct ovbtest_alloc_ucontext_resp uctx;
-	__u64 cookie = 1;
+	__u64 cookie = 1, uh = 0;
 	struct ioc c;
 
 	evfd = events_alloc(self->fd);
@@ -521,12 +522,28 @@ TEST_F(meth, events_fd_attr_errors)
 	post_call(&c, evfd, &cookie, NULL);
 	c.attrs[0].attr_data.reserved = 1;
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
+	/* the other way round: ours where the core wants a comp channel */
+	chfd = raw_create_comp_channel(self->fd);
+	ASSERT_LE(0, chfd);
+	EXPECT_EQ(-EBADF, post(self->fd, chfd, 1, NULL));
+	hca_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, &uh, sizeof(uh));
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, &vector, sizeof(vector));
+	ioc_out(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &resp_cqe, sizeof(resp_cqe));
+	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, evfd);
+	EXPECT_EQ(-EBADF, ioc_call(self->fd, &c));
+	/* the same call with the right FD type works */
+	c.attrs[5].data = chfd;
+	EXPECT_EQ(0, ioc_call(self->fd, &c));
 	/* mandatory */
 	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_POST);
 	ioc_in(&c, OVBTEST_ATTR_PROBE_POST_COOKIE, &cookie, sizeof(cookie));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 
 	EXPECT_EQ(0, post(self->fd, evfd, 1, NULL));
+	close(chfd);
 	close(other_ev);
 	close(other_fd);
 	close(pipefd[0]);
