@@ -289,5 +289,7 @@ const struct uapi_definition ovbtest_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVBTEST_OBJECT_CHAN),
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DEVICE, &ovbtest_device),
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_CQ, &ovbtest_cq_create),
+	UAPI_DEF_CHAIN(ovbtest_events_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_probe_uapi_defs),
 	{},
 };

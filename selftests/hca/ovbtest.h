@@ -150,4 +150,9 @@ extern const struct ib_device_ops ovbtest_dm_ops;
 /* chan.c */
 extern const struct uapi_definition ovbtest_uapi_defs[];
 
+/* events.c: the EVENTS FD object; probe.c: the PROBE methods */
+extern const struct uapi_definition ovbtest_events_uapi_defs[];
+extern const struct uapi_definition ovbtest_probe_uapi_defs[];
+int ovbtest_events_post(struct ib_uobject *uobj, u64 cookie, u32 *seq);
+
 #endif /* OVBTEST_H */

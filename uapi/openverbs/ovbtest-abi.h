@@ -148,4 +148,123 @@ struct ovbtest_counters {
 	__aligned_u64 magic;		/* OVBTEST_MAGIC while the device lives */
 };
 
+/*
+ * Method shapes that real drivers use (mlx5 DEVX), in their own objects
+ * (selftests/hca/events.c, probe.c; test: selftests/uverbs_hca_methods.c).
+ * Their ids start at OVBTEST_NS + 10, clear of the objects above (ib_uverbs
+ * keys driver objects by 4 bits: OVBTEST_NS + 15 is the last one).
+ */
+enum ovbtest_methods_objects {
+	/* An FD object with its own read() and poll(), like DEVX's async
+	 * command FD: records that OVBTEST_METHOD_PROBE_POST queues.
+	 */
+	OVBTEST_OBJECT_EVENTS = OVBTEST_NS + 10,
+	/* No handles of its own: global methods, like MLX5_IB_OBJECT_DEVX. */
+	OVBTEST_OBJECT_PROBE,
+};
+
+enum ovbtest_events_methods {
+	OVBTEST_METHOD_EVENTS_ALLOC = OVBTEST_NS,
+};
+
+enum ovbtest_events_alloc_attrs {
+	OVBTEST_ATTR_EVENTS_ALLOC_FD = OVBTEST_ATTR_NS,	/* FD NEW */
+};
+
+enum ovbtest_probe_methods {
+	OVBTEST_METHOD_PROBE_POST = OVBTEST_NS,
+	OVBTEST_METHOD_PROBE_ANY_READ,
+	OVBTEST_METHOD_PROBE_ANY_WRITE,
+	OVBTEST_METHOD_PROBE_MRS,
+	OVBTEST_METHOD_PROBE_ENUM,
+	OVBTEST_METHOD_PROBE_RAW_FD,
+	OVBTEST_METHOD_PROBE_ALLOC,
+};
+
+enum ovbtest_probe_post_attrs {
+	OVBTEST_ATTR_PROBE_POST_FD = OVBTEST_ATTR_NS,	/* FD EVENTS, READ */
+	OVBTEST_ATTR_PROBE_POST_COOKIE,			/* PTR_IN __u64 */
+	OVBTEST_ATTR_PROBE_POST_SEQ,			/* PTR_OUT __u32, optional */
+};
+
+/* ANY_READ and ANY_WRITE. */
+enum ovbtest_probe_any_attrs {
+	OVBTEST_ATTR_PROBE_ANY_HANDLE = OVBTEST_ATTR_NS,	/* IDR any type */
+	OVBTEST_ATTR_PROBE_ANY_INFO,			/* PTR_OUT ovbtest_any_info */
+	/* ANY_WRITE only: a second handle, READ, optional */
+	OVBTEST_ATTR_PROBE_ANY_OTHER,
+};
+
+enum ovbtest_probe_mrs_attrs {
+	/* IDRS_ARRAY of MR handles, READ, OVBTEST_MRS_MIN..OVBTEST_MRS_MAX */
+	OVBTEST_ATTR_PROBE_MRS_HANDLES = OVBTEST_ATTR_NS,
+	OVBTEST_ATTR_PROBE_MRS_INFO,			/* PTR_OUT ovbtest_mrs_info */
+};
+
+enum ovbtest_probe_enum_attrs {
+	/* ENUM_IN: elem_id OVBTEST_ENUM_NARROW (__u32) or _WIDE (struct) */
+	OVBTEST_ATTR_PROBE_ENUM_IN = OVBTEST_ATTR_NS,
+	OVBTEST_ATTR_PROBE_ENUM_INFO,			/* PTR_OUT ovbtest_enum_info */
+};
+
+enum ovbtest_probe_raw_fd_attrs {
+	OVBTEST_ATTR_PROBE_RAW_FD = OVBTEST_ATTR_NS,	/* RAW_FD */
+	OVBTEST_ATTR_PROBE_RAW_FD_ECHO,			/* PTR_OUT __s32 */
+};
+
+enum ovbtest_probe_alloc_attrs {
+	/*
+	 * PTR_OUT of 8..OVBTEST_ALLOC_MAX bytes: the method takes that many
+	 * from uverbs_alloc() (not zalloc), writes OVBTEST_MAGIC into the
+	 * first 8 and copies all of them out.
+	 */
+	OVBTEST_ATTR_PROBE_ALLOC_OUT = OVBTEST_ATTR_NS,
+};
+
+#define OVBTEST_MRS_MIN		1
+#define OVBTEST_MRS_MAX		4
+#define OVBTEST_ALLOC_MAX	4096
+
+/* One record of the EVENTS FD, as read() returns it (whole or ENOSPC). */
+struct ovbtest_event {
+	__aligned_u64 cookie;		/* OVBTEST_ATTR_PROBE_POST_COOKIE */
+	__u32 seq;			/* 1, 2, ... per FD */
+	__u32 reserved;
+};
+
+enum ovbtest_any_flags {
+	OVBTEST_ANY_OWN_DEVICE = 1 << 0,	/* the object is of this device */
+	OVBTEST_ANY_OWN_CONTEXT = 1 << 1,	/* ... and of the caller's context */
+};
+
+struct ovbtest_any_info {
+	__u32 object_id;		/* uobj_get_object_id(): UVERBS_OBJECT_* */
+	__u32 handle;			/* the handle, echoed */
+	__u32 flags;			/* enum ovbtest_any_flags */
+	__u32 other_object_id;		/* ANY_WRITE's OTHER, or 0 */
+};
+
+struct ovbtest_mrs_info {
+	__aligned_u64 bytes;		/* sum of the MRs' lengths */
+	__u32 count;
+	__u32 handles[OVBTEST_MRS_MAX];	/* echoed in order, 0 beyond count */
+	__u32 reserved;
+};
+
+enum ovbtest_enum_elems {
+	OVBTEST_ENUM_NARROW,		/* PTR_IN __u32 */
+	OVBTEST_ENUM_WIDE,		/* PTR_IN struct ovbtest_enum_wide */
+};
+
+struct ovbtest_enum_wide {
+	__aligned_u64 a;
+	__aligned_u64 b;
+};
+
+struct ovbtest_enum_info {
+	__u32 elem_id;			/* uverbs_attr_get_enum_id() */
+	__u32 len;			/* the attribute's length */
+	__aligned_u64 sum;		/* the value, or a + b */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
