@@ -98,8 +98,12 @@ __malloc void *_uverbs_alloc(struct uverbs_attr_bundle *bundle, size_t size,
 {
 	struct uverbs_call *call = call_of(bundle);
 	struct uverbs_call_chunk *chunk;
+	size_t total;
 	void *p;
 
+	/* A size no call could hold (6.1's errno) */
+	if (check_add_overflow(call->pool_used, size, &total))
+		return ERR_PTR(-EOVERFLOW);
 	/*
 	 * Always zeroed, whatever @flags and init_on_alloc say: the pool may
 	 * be stack, and a driver that fills part of what it takes and copies

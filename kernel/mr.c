@@ -182,21 +182,26 @@ static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 	}
 
 	if (new_mr) {
-		/* The new MR takes the old handle; the old MR is destroyed. */
-		uverbs_mr_init(new_mr, new_pd ?: mr->pd, uobj);
+		/*
+		 * The new MR takes the old handle; the old MR is destroyed.
+		 * The keys are read before the commit: from then on another
+		 * thread may deregister the new MR under that handle.
+		 */
+		uverbs_mr_init(new_mr, new_pd ?: mr->pd, new_uobj);
 		new_uobj->object = new_mr;
+		resp.lkey = new_mr->lkey;
+		resp.rkey = new_mr->rkey;
 		rdma_assign_uobject(uobj, new_uobj, attrs);
 		rdma_alloc_commit_uobject(new_uobj, attrs);
 		uobj_put_destroy(uobj);
 		uobj = NULL;
-		mr = new_mr;
 	} else {
 		uobj_alloc_abort(new_uobj, attrs);
 		rereg_update_in_place(mr, &cmd, new_pd);
+		resp.lkey = mr->lkey;
+		resp.rkey = mr->rkey;
 	}
 
-	resp.lkey = mr->lkey;
-	resp.rkey = mr->rkey;
 	ret = uverbs_response(attrs, &resp, sizeof(resp));
 put_pd:
 	if (new_pd)

@@ -290,22 +290,20 @@ static void idr_remove_handle(struct ib_uobject *uobj)
 }
 
 /*
- * @new (begun, not committed) takes over @old's handle; @old moves to the
- * handle @new had reserved, where it is then destroyed.  The user's handle
- * goes back to a reservation (XA_ZERO_ENTRY) first, so that until @new
- * commits no lookup finds either object under it.  A reserved slot is not
- * NULL to xa_cmpxchg(), so @old goes into @new's slot with xa_store().
+ * @new (begun, not committed) takes over @old's handle, which becomes a
+ * reservation (XA_ZERO_ENTRY) until @new commits: meanwhile no lookup
+ * finds either object under it.  @old takes the handle @new had reserved
+ * and stays unlisted there (lookups: ENOENT, as in 6.1) until its destroy
+ * erases the reservation.
  */
 static void idr_swap(struct ib_uobject *old, struct ib_uobject *new)
 {
-	struct xarray *idr = &old->ufile->idr;
 	void *prev;
 
-	prev = xa_cmpxchg(idr, old->id, old, XA_ZERO_ENTRY, GFP_KERNEL);
+	prev = xa_cmpxchg(&old->ufile->idr, old->id, old, XA_ZERO_ENTRY,
+			  GFP_KERNEL);
 	if (WARN_ON(prev != old))
 		return;
-	prev = xa_store(idr, new->id, old, GFP_KERNEL);
-	WARN_ON(prev);
 	swap(old->id, new->id);
 }
 
@@ -398,6 +396,14 @@ static struct ib_uobject *fd_lookup_get(const struct uverbs_api_object *obj,
 	/* Any int is looked up (-1 included: EBADF); wider is EINVAL. */
 	if (id != (int)id)
 		return ERR_PTR(-EINVAL);
+	/*
+	 * After a hot-unplug the FD objects are torn down (their ->object
+	 * is gone) while their files may live on: EIO before the fd is even
+	 * looked at, as 6.1.  A command that gets past this holds the
+	 * disassociate SRCU, so the teardown waits until it has ended.
+	 */
+	if (!uverbs_device_alive(ufile))
+		return ERR_PTR(-EIO);
 
 	f = fget(id);
 	if (!f)
@@ -407,11 +413,6 @@ static struct ib_uobject *fd_lookup_get(const struct uverbs_api_object *obj,
 	if (f->f_op != fd_type->fops || uobj->ufile != ufile) {
 		fput(f);
 		return ERR_PTR(-EBADF);
-	}
-	/* The file outlived its object: a hot-unplug tore the object down. */
-	if (!uobj->object) {
-		fput(f);
-		return ERR_PTR(-EIO);
 	}
 	/*
 	 * The file reference is kept until fd_lookup_put(): while a command
@@ -532,8 +533,9 @@ err:
 void rdma_lookup_put_uobject(struct ib_uobject *uobj,
 			     enum rdma_lookup_mode mode)
 {
-	uobj->uapi_object->type_class->lookup_put(uobj, mode);
+	/* Unlocked first: the lookup_put may run an FD object's release. */
 	uobject_unlock(uobj, mode);
+	uobj->uapi_object->type_class->lookup_put(uobj, mode);
 	uverbs_uobject_put(uobj);
 }
 

@@ -61,6 +61,8 @@ struct unplug_report {
 	int later_dealloc_pd;	/* DEALLOC_PD (its MRs and channel gone) */
 	int later_chan_destroy;	/* the driver's DESTROY method */
 	int later_cq_destroy;	/* DESTROY_CQ */
+	int later_fd_attr;	/* CQ_CREATE naming the async fd first */
+	int later_bad_fd_attr;	/* ... naming /dev/null as its channel first */
 	__u64 counters_magic;	/* the counters page after the unplug */
 	__u64 doorbell;		/* the doorbell page after the unplug */
 	int doorbell_rw;	/* a write to it read back */
@@ -76,6 +78,31 @@ struct reader {
 	int event;
 	int next_err;
 };
+
+/*
+ * CQ_CREATE whose FD attributes come first, before the new handle: the
+ * lookups of @event_fd and @chan (when not IOC_NO_FD) run before anything
+ * else in the call.
+ */
+static int cq_create_fds_first(int fd, __s64 event_fd, __s64 chan)
+{
+	__u32 cqe = 4, vector = 0, real_cqe;
+	__u64 user_handle = 1;
+	struct ioc c;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	if (event_fd != IOC_NO_FD)
+		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_EVENT_FD, event_fd);
+	if (chan != IOC_NO_FD)
+		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, chan);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, &user_handle,
+	       sizeof(user_handle));
+	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, &vector, sizeof(vector));
+	ioc_out(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &real_cqe, sizeof(real_cqe));
+	return ioc_call(fd, &c);
+}
 
 /* Blocks in read() on the async event file until the device goes. */
 static void *read_events(void *arg)
@@ -193,6 +220,22 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 
 	rep->later_write = raw_alloc_pd(fd);
 	rep->later_ioctl = hca_device_info(fd, &info);
+	/*
+	 * An FD attribute after the unplug: EIO before the fd is looked at,
+	 * for a live fd of ours (whose object the unplug tore down) and for
+	 * a file that is no uverbs one.  Not on the in-tree stack: while the
+	 * unplug is still tearing down other processes' files, 6.1 finds
+	 * the async fd's object (its types are cleared only at the very
+	 * end), then answers EIO with fput(NULL): an oops (testing.md).
+	 */
+	if (!raw_stack_is_intree()) {
+		rep->later_fd_attr = cq_create_fds_first(fd, rd.fd, IOC_NO_FD);
+		ret = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		CHECK(ret >= 0);
+		rep->later_bad_fd_attr = cq_create_fds_first(fd, IOC_NO_FD,
+							     ret);
+		close(ret);
+	}
 	/* Destroys still free the handles; the driver's method is gone. */
 	rep->later_dereg = hca_dereg_mr(fd, src_mr);
 	rep->later_dereg2 = hca_dereg_mr(fd, src_mr);
@@ -272,6 +315,7 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 {
 	const char *env = getenv("UNPLUG_ROUNDS");
 	int rounds = env ? atoi(env) : 20;
+	int intree = raw_stack_is_intree();
 	double t, rmmod_max = 0, round_max = 0, start = now();
 	struct unplug_report *rep;
 	long uverbs_ref;
@@ -287,6 +331,8 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 	ASSERT_EQ(0, ret);
 	ASSERT_EQ(0, hca_unload());
 	uverbs_ref = refcnt("ib_uverbs");
+	if (intree)
+		TH_LOG("in-tree stack: no FD attribute after the unplug (6.1 oopses: fput(NULL))");
 	rep = mmap(NULL, sizeof(*rep) * NPROC, PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, rep);
@@ -330,6 +376,10 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 			EXPECT_EQ(-EAGAIN, rep[i].reader_err);
 			EXPECT_EQ(-EIO, rep[i].later_write);
 			EXPECT_EQ(-EIO, rep[i].later_ioctl);
+			if (!intree) {
+				EXPECT_EQ(-EIO, rep[i].later_fd_attr);
+				EXPECT_EQ(-EIO, rep[i].later_bad_fd_attr);
+			}
 			EXPECT_EQ(0, rep[i].later_dereg);
 			EXPECT_EQ(-ENOENT, rep[i].later_dereg2);
 			EXPECT_EQ(-EIO, rep[i].later_chan_destroy);
