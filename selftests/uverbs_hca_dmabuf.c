@@ -345,7 +345,7 @@ static void copy_roundtrip(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, exp_count("attachments"));
 	EXPECT_EQ(0, exp_count("mappings"));
 	EXPECT_EQ(0, exp_count("pins"));
-	EXPECT_EQ(-EINVAL, hca_dereg_mr(self->fd, h));
+	EXPECT_EQ(-ENOENT, hca_dereg_mr(self->fd, h));
 	/* the buffer is the exporter's again, unchanged */
 	EXPECT_EQ(-1, differs(p, 8 * PG, 11));
 	munmap(p, 8 * PG);
@@ -458,7 +458,7 @@ TEST_F(dmabuf, reg_errors)
 				      IB_UVERBS_ACCESS_REMOTE_WRITE, NULL,
 				      NULL));
 	/* no such PD */
-	EXPECT_EQ(-EINVAL, reg_dmabuf(self->fd, 999, 0, PG, 0, dfd, RW, NULL,
+	EXPECT_EQ(-ENOENT, reg_dmabuf(self->fd, 999, 0, PG, 0, dfd, RW, NULL,
 				      NULL));
 
 	EXPECT_EQ(mrs, live_mrs(self->fd));
@@ -562,8 +562,8 @@ TEST_F(dmabuf, uverbs_close_frees_a_live_dmabuf_mr)
 TEST_F(dmabuf, unplug_with_a_live_dmabuf_mr)
 {
 	unsigned long taint = tainted();
+	int dfd, dfd2, h;
 	unsigned char *p;
-	int dfd, h;
 
 	dfd = dmabuf_alloc(self->fd, 4, -1);
 	ASSERT_LE(0, dfd);
@@ -572,9 +572,11 @@ TEST_F(dmabuf, unplug_with_a_live_dmabuf_mr)
 	h = reg_dmabuf(self->fd, self->pd, 0, 4 * PG, 0, dfd, RW, NULL, NULL);
 	ASSERT_LE(0, h);
 	/* a second MR whose fd is closed already */
-	ASSERT_LE(0, reg_dmabuf(self->fd, self->pd, PG, PG, PG,
-				dmabuf_alloc(self->fd, 2, OVBTEST_DMABUF_STATIC),
-				RW, NULL, NULL));
+	dfd2 = dmabuf_alloc(self->fd, 2, OVBTEST_DMABUF_STATIC);
+	ASSERT_LE(0, dfd2);
+	ASSERT_LE(0, reg_dmabuf(self->fd, self->pd, PG, PG, PG, dfd2, RW, NULL,
+				NULL));
+	ASSERT_EQ(0, close(dfd2));
 	EXPECT_EQ(2, exp_count("buffers"));
 	fill(self->buf, 4 * PG, 21);
 	EXPECT_EQ(0, hca_copy(self->fd, self->chan, self->mr, 0, h, 0, 4 * PG,

@@ -275,10 +275,12 @@ struct ovbtest_enum_info {
  * of its own, ovbtest_dmabuf.ko (a dma-buf holds its exporter's module):
  * without it loaded the method answers EOPNOTSUPP.  Its live counts are
  * in /sys/module/ovbtest_dmabuf/parameters/ (buffers, attachments,
- * mappings, pins).  The method id leaves room below it for others.
+ * mappings, pins).  The method id is the last a driver may use on an
+ * object (UVERBS_API_METHOD_KEY_NUM_DRIVER: 8), leaving the ones below
+ * it for others.
  */
 enum ovbtest_dmabuf_device_methods {
-	OVBTEST_METHOD_DEVICE_DMABUF_ALLOC = OVBTEST_NS + 8,
+	OVBTEST_METHOD_DEVICE_DMABUF_ALLOC = OVBTEST_NS + 7,
 };
 
 enum ovbtest_dmabuf_alloc_attrs {
