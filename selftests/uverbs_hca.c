@@ -391,24 +391,6 @@ TEST_F(hca, counters_create_read_destroy)
 				   UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, h));
 }
 
-TEST_F(hca, dmabuf_mr_unsupported_by_this_driver)
-{
-	__u64 offset = 0, length = 4096, iova = 0;
-	__u32 fd = 0, lkey, rkey;
-	struct ioc c;
-
-	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
-	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
-	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, self->pd);
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, &length, sizeof(length));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, &iova, sizeof(iova));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, &fd, sizeof(fd));
-	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, sizeof(lkey));
-	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, sizeof(rkey));
-	EXPECT_EQ(-EOPNOTSUPP, ioc_call(self->fd, &c));
-}
-
 TEST_F(hca, copy_checks)
 {
 	struct ovbtest_copy_desc desc = { .length = 8 };

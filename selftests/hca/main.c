@@ -10,13 +10,22 @@
  * ib_uverbs and RDMA netlink use it.
  * Never load it on a production node.
  */
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
+#include <linux/platform_device.h>
 
 #include "ovbtest.h"
 
 #define OVBTEST_NODE_GUID	0x02000000000fe571ULL
 
 static struct ovbtest_dev *ovbtest_device;
+/*
+ * The device's DMA device: dma-buf attachments need one (ib_core's virtual
+ * DMA, as rxe has, leaves ib_device::dma_device NULL and
+ * dma_buf_dynamic_attach() refuses a NULL device).  A platform device
+ * with a 64-bit mask, so direct mapping without bounce buffers.
+ */
+static struct platform_device *ovbtest_dma_pdev;
 
 static int ovbtest_query_device(struct ib_device *ibdev,
 				struct ib_device_attr *attr,
@@ -139,15 +148,32 @@ static int __init ovbtest_init(void)
 	ida_init(&dev->qpn_ida);
 	ovbtest_mcast_init(dev);
 
-	/* No DMA device: ib_core's virtual DMA, as rxe. */
-	ret = ib_register_device(&dev->ibdev, OVBTEST_DEVICE_PREFIX "%d", NULL);
-	if (ret) {
-		ida_destroy(&dev->qpn_ida);
-		ib_dealloc_device(&dev->ibdev);
-		return ret;
+	ovbtest_dma_pdev = platform_device_register_simple(OVBTEST_DEVICE_PREFIX,
+							   PLATFORM_DEVID_NONE,
+							   NULL, 0);
+	if (IS_ERR(ovbtest_dma_pdev)) {
+		ret = PTR_ERR(ovbtest_dma_pdev);
+		goto err_dealloc;
 	}
+	ret = dma_set_mask_and_coherent(&ovbtest_dma_pdev->dev,
+					DMA_BIT_MASK(64));
+	if (!ret)
+		ret = dma_set_max_seg_size(&ovbtest_dma_pdev->dev, UINT_MAX);
+	if (!ret)
+		ret = ib_register_device(&dev->ibdev,
+					 OVBTEST_DEVICE_PREFIX "%d",
+					 &ovbtest_dma_pdev->dev);
+	if (ret)
+		goto err_pdev;
 	ovbtest_device = dev;
 	return 0;
+
+err_pdev:
+	platform_device_unregister(ovbtest_dma_pdev);
+err_dealloc:
+	ida_destroy(&dev->qpn_ida);
+	ib_dealloc_device(&dev->ibdev);
+	return ret;
 }
 
 static void __exit ovbtest_exit(void)
@@ -165,6 +191,7 @@ static void __exit ovbtest_exit(void)
 		atomic_read(&dev->live.mcast_attached));
 	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
+	platform_device_unregister(ovbtest_dma_pdev);
 }
 
 module_init(ovbtest_init);

@@ -13,6 +13,7 @@
 #define OVBTEST_H
 
 #include <linux/atomic.h>
+#include <linux/dma-buf.h>
 #include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -97,6 +98,9 @@ struct ovbtest_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	int access;
+	/* dma-buf MRs: the exporter's page lookup (symbol_get), or NULL */
+	struct page *(*dmabuf_page)(struct dma_buf_attachment *attach,
+				    dma_addr_t addr, unsigned int *offset);
 };
 
 static inline struct ovbtest_dev *to_odev(struct ib_device *ibdev)
@@ -154,5 +158,14 @@ extern const struct uapi_definition ovbtest_uapi_defs[];
 extern const struct uapi_definition ovbtest_events_uapi_defs[];
 extern const struct uapi_definition ovbtest_probe_uapi_defs[];
 int ovbtest_events_post(struct ib_uobject *uobj, u64 cookie, u32 *seq);
+
+/* dmabuf_mr.c: dma-buf MRs and the DEVICE method that exports dma-bufs */
+extern const struct uapi_definition ovbtest_dmabuf_uapi_defs[];
+struct ib_mr *ovbtest_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+					 u64 length, u64 virt_addr, int fd,
+					 int access, struct ib_udata *udata);
+void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr);
+int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
+			size_t len, bool to_umem);
 
 #endif /* OVBTEST_H */

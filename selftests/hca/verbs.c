@@ -247,6 +247,9 @@ static struct ib_mr *ovbtest_rereg_user_mr(struct ib_mr *ibmr, int flags,
 
 	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
 		return ERR_PTR(-EOPNOTSUPP);
+	/* as mlx5: a dma-buf MR is never re-registered */
+	if (mr->umem->is_dmabuf)
+		return ERR_PTR(-EOPNOTSUPP);
 	if (!(flags & IB_MR_REREG_ACCESS))
 		access = mr->access;
 	if (access & IB_ACCESS_ON_DEMAND)
@@ -271,6 +274,7 @@ static int ovbtest_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct ovbtest_mr *mr = to_omr(ibmr);
 
 	atomic_dec(&to_odev(ibmr->device)->live.mrs);
+	ovbtest_dmabuf_mr_release(mr);
 	ib_umem_release(mr->umem);
 	kfree(mr);
 	return 0;
@@ -278,14 +282,21 @@ static int ovbtest_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 
 /* ------------------------------------------------------------- the DMA */
 
-/* Copies @len bytes at @off of @umem to (or from) @buf, page by page. */
-static void ovbtest_umem_xfer(struct ib_umem *umem, u64 off, void *buf,
-			      size_t len, bool to_umem)
+/*
+ * Copies @len bytes at @off of @mr to (or from) @buf, page by page; a
+ * dma-buf umem has DMA addresses only (dmabuf_mr.c).
+ */
+static int ovbtest_umem_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
+			     size_t len, bool to_umem)
 {
+	struct ib_umem *umem = mr->umem;
 	u64 pos = ib_umem_offset(umem) + off;
 	struct sg_page_iter piter;
 	size_t done = 0, in, n;
 	void *va;
+
+	if (umem->is_dmabuf)
+		return ovbtest_dmabuf_xfer(mr, off, buf, len, to_umem);
 
 	for_each_sgtable_page(&umem->sgt_append.sgt, &piter, pos >> PAGE_SHIFT) {
 		in = offset_in_page(pos + done);
@@ -300,6 +311,7 @@ static void ovbtest_umem_xfer(struct ib_umem *umem, u64 off, void *buf,
 		if (done == len)
 			break;
 	}
+	return 0;
 }
 
 static bool ovbtest_mr_range_ok(struct ovbtest_mr *mr, u64 off, u32 len)
@@ -318,6 +330,7 @@ int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 		    u64 dst_off, u32 len)
 {
 	size_t done, n;
+	int ret = 0;
 	void *buf;
 
 	if (!ovbtest_mr_range_ok(src, src_off, len) ||
@@ -331,12 +344,14 @@ int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 		return -ENOMEM;
 	for (done = 0; done < len; done += n) {
 		n = min_t(size_t, len - done, PAGE_SIZE);
-		ovbtest_umem_xfer(src->umem, src_off + done, buf, n, false);
-		ovbtest_umem_xfer(dst->umem, dst_off + done, buf, n, true);
+		ret = ovbtest_umem_xfer(src, src_off + done, buf, n, false) ?:
+		      ovbtest_umem_xfer(dst, dst_off + done, buf, n, true);
+		if (ret)
+			break;
 		cond_resched();
 	}
 	free_page((unsigned long)buf);
-	return 0;
+	return ret;
 }
 
 const struct ib_device_ops ovbtest_verbs_ops = {
@@ -352,6 +367,7 @@ const struct ib_device_ops ovbtest_verbs_ops = {
 	.poll_cq = ovbtest_poll_cq,
 	.req_notify_cq = ovbtest_req_notify_cq,
 	.reg_user_mr = ovbtest_reg_user_mr,
+	.reg_user_mr_dmabuf = ovbtest_reg_user_mr_dmabuf,
 	.rereg_user_mr = ovbtest_rereg_user_mr,
 	.dereg_mr = ovbtest_dereg_mr,
 

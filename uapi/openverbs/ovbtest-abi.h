@@ -267,4 +267,37 @@ struct ovbtest_enum_info {
 	__aligned_u64 sum;		/* the value, or a + b */
 };
 
+/*
+ * A dma-buf exporter for the device's dma-buf MRs (REG_DMABUF_MR):
+ * OVBTEST_METHOD_DEVICE_DMABUF_ALLOC on the standard DEVICE object returns
+ * a dma-buf fd over that many zeroed pages, which mmap()s (shared, read
+ * and write) so a test can see what COPY moved.  The exporter is a module
+ * of its own, ovbtest_dmabuf.ko (a dma-buf holds its exporter's module):
+ * without it loaded the method answers EOPNOTSUPP.  Its live counts are
+ * in /sys/module/ovbtest_dmabuf/parameters/ (buffers, attachments,
+ * mappings, pins).  The method id is the last a driver may use on an
+ * object (UVERBS_API_METHOD_KEY_NUM_DRIVER: 8), leaving the ones below
+ * it for others.
+ */
+enum ovbtest_dmabuf_device_methods {
+	OVBTEST_METHOD_DEVICE_DMABUF_ALLOC = OVBTEST_NS + 7,
+};
+
+enum ovbtest_dmabuf_alloc_attrs {
+	OVBTEST_ATTR_DMABUF_ALLOC_PAGES = OVBTEST_ATTR_NS,	/* PTR_IN __u32 */
+	OVBTEST_ATTR_DMABUF_ALLOC_FLAGS,		/* FLAGS_IN __u32, optional */
+	OVBTEST_ATTR_DMABUF_ALLOC_FD,			/* PTR_OUT __s32 */
+};
+
+enum ovbtest_dmabuf_flags {
+	/*
+	 * An exporter without pin/unpin: the core maps the buffer once at
+	 * attach time for a dynamic importer.  Without the flag it has
+	 * pin/unpin and maps under the reservation lock.
+	 */
+	OVBTEST_DMABUF_STATIC = 1 << 0,
+};
+
+#define OVBTEST_DMABUF_MAX_PAGES	256
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
