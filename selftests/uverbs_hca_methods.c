@@ -689,7 +689,7 @@ static void *race_poster(void *arg)
 	}
 }
 
-TEST_F(meth, events_fd_close_races_post)
+TEST_F_TIMEOUT(meth, events_fd_close_races_post, 300)
 {
 	struct race r = { .fd = self->fd };
 	int bad = 0, round, evfd;
