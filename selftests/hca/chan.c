@@ -291,5 +291,6 @@ const struct uapi_definition ovbtest_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_CQ, &ovbtest_cq_create),
 	UAPI_DEF_CHAIN(ovbtest_events_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_probe_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_xrc_uapi_defs),
 	{},
 };

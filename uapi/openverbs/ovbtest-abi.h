@@ -267,4 +267,26 @@ struct ovbtest_enum_info {
 	__aligned_u64 sum;		/* the value, or a + b */
 };
 
+/*
+ * The objects of the XRC, WQ and flow steering verbs alive on the device
+ * (selftests/hca/xrc.c, wq.c, flow.c; test: selftests/uverbs_hca_xrc.c),
+ * from another method of the standard DEVICE object.
+ */
+enum ovbtest_device_res_methods {
+	OVBTEST_METHOD_DEVICE_RES = OVBTEST_NS + 5,
+};
+
+enum ovbtest_device_res_attrs {
+	OVBTEST_ATTR_DEVICE_RES_INFO = OVBTEST_ATTR_NS,	/* PTR_OUT ovbtest_res_info */
+};
+
+struct ovbtest_res_info {
+	__u32 xrcds;
+	__u32 srqs;		/* basic and XRC */
+	__u32 wqs;
+	__u32 rwq_ind_tbls;
+	__u32 flows;
+	__u32 qps;		/* as ovbtest_device_info's */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */

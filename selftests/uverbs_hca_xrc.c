@@ -1,0 +1,764 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The verbs rdma_rxe lacks, on the test HCA (selftests/hca/, ovbtest.ko),
+ * through raw write() commands on whichever ib_uverbs is loaded:
+ *  - XRC: OPEN_XRCD on a file (O_CREAT/O_EXCL; the same inode in two
+ *    uverbs files is one domain), CLOSE_XRCD refused while the domain's
+ *    SRQs and QPs live, CREATE_XSRQ, XRC TGT QPs made through the domain,
+ *    OPEN_QP from a second file, and who keeps the TGT QP alive.
+ * The driver counts its live domains, SRQs and QPs
+ * (OVBTEST_METHOD_DEVICE_RES), so each case sees what is left on it.
+ * Expected values are the in-tree 6.1 module's answers.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "hca_lib.h"
+
+/* QP and SRQ types, QP states and modify masks of the write() ABI. */
+enum { QPT_RC = 2, QPT_UD = 4, QPT_XRC_INI = 9, QPT_XRC_TGT = 10 };
+enum { SRQT_BASIC, SRQT_XRC, SRQT_TM };
+enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS };
+enum {
+	QP_STATE = 1 << 0,
+	QP_ACCESS_FLAGS = 1 << 3,
+	QP_PKEY_INDEX = 1 << 4,
+	QP_PORT = 1 << 5,
+};
+enum { SRQ_MAX_WR = 1 << 0, SRQ_LIMIT = 1 << 1 };
+
+/* ------------------------------------------------------------- helpers */
+
+static int res_of(int fd, struct ovbtest_res_info *info)
+{
+	struct ioc c;
+
+	memset(info, 0xff, sizeof(*info));
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_RES);
+	ioc_out(&c, OVBTEST_ATTR_DEVICE_RES_INFO, info, sizeof(*info));
+	return ioc_call(fd, &c);
+}
+
+/* A uverbs file of the test HCA with its context; the fd or -errno. */
+static int hca_open(void)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	char path[PATH_MAX];
+	int fd, ret;
+
+	ret = hca_dev_path(path, sizeof(path), 5000);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = hca_get_context(fd, &uctx);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+static int open_xrcd(int fd, int file, __u32 oflags)
+{
+	struct ib_uverbs_open_xrcd_resp resp = {};
+	struct ib_uverbs_open_xrcd req = {
+		.response = (uintptr_t)&resp,
+		.fd = file,
+		.oflags = oflags,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_OPEN_XRCD, &req,
+			      sizeof(req), sizeof(resp));
+
+	return ret < 0 ? (int)ret : (int)resp.xrcd_handle;
+}
+
+static int close_xrcd(int fd, __u32 handle)
+{
+	struct ib_uverbs_close_xrcd req = { .xrcd_handle = handle };
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CLOSE_XRCD, &req,
+			      sizeof(req), 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static int create_xsrq(int fd, __u32 type, __u32 pd, __u32 xrcd, __u32 cq,
+		       __u32 max_wr, struct ib_uverbs_create_srq_resp *resp)
+{
+	struct {
+		struct ib_uverbs_create_srq_resp core;
+		char drv[RAW_DRV_OUT];
+	} out = {};
+	struct ib_uverbs_create_xsrq req = {
+		.response = (uintptr_t)&out,
+		.user_handle = 0x5e,
+		.srq_type = type,
+		.pd_handle = pd,
+		.max_wr = max_wr,
+		.max_sge = 1,
+		.xrcd_handle = xrcd,
+		.cq_handle = cq,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_XSRQ, &req,
+			      sizeof(req), sizeof(out));
+
+	if (ret < 0)
+		return ret;
+	if (resp)
+		*resp = out.core;
+	return (int)out.core.srq_handle;
+}
+
+/* The legacy CREATE_SRQ (basic); the handle or -errno. */
+static int create_srq(int fd, __u32 pd, __u32 max_wr,
+		      struct ib_uverbs_create_srq_resp *resp)
+{
+	struct {
+		struct ib_uverbs_create_srq_resp core;
+		char drv[RAW_DRV_OUT];
+	} out;
+	struct ib_uverbs_create_srq req = {
+		.response = (uintptr_t)&out,
+		.user_handle = 0x5f,
+		.pd_handle = pd,
+		.max_wr = max_wr,
+		.max_sge = 1,
+	};
+	ssize_t ret;
+
+	memset(&out, 0xaa, sizeof(out));
+	ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_SRQ, &req, sizeof(req),
+		      sizeof(out));
+	if (ret < 0)
+		return ret;
+	if (resp)
+		*resp = out.core;
+	return (int)out.core.srq_handle;
+}
+
+static int destroy_srq(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_srq_resp resp;
+	struct ib_uverbs_destroy_srq req = {
+		.response = (uintptr_t)&resp,
+		.srq_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &req,
+			      sizeof(req), sizeof(resp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static int modify_srq(int fd, __u32 handle, __u32 mask, __u32 max_wr,
+		      __u32 limit)
+{
+	struct ib_uverbs_modify_srq req = {
+		.srq_handle = handle,
+		.attr_mask = mask,
+		.max_wr = max_wr,
+		.srq_limit = limit,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req,
+			      sizeof(req), 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static int query_srq(int fd, __u32 handle,
+		     struct ib_uverbs_query_srq_resp *resp)
+{
+	struct ib_uverbs_query_srq req = {
+		.response = (uintptr_t)resp,
+		.srq_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_SRQ, &req,
+			      sizeof(req), sizeof(*resp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/*
+ * CREATE_QP of @type: @pd is the XRCD handle for XRC TGT; an SRQ when
+ * @srq >= 0.  The handle or -errno, the QP number in *@qpn.
+ */
+static int create_qp(int fd, __u8 type, __u32 pd, __u32 cq, int srq,
+		     __u32 *qpn)
+{
+	struct {
+		struct ib_uverbs_create_qp_resp core;
+		char drv[RAW_DRV_OUT];
+	} out = {};
+	struct ib_uverbs_create_qp req = {
+		.response = (uintptr_t)&out,
+		.user_handle = 0x9d,
+		.pd_handle = pd,
+		.send_cq_handle = cq,
+		.recv_cq_handle = cq,
+		.srq_handle = srq < 0 ? 0 : srq,
+		.max_send_wr = type == QPT_XRC_TGT ? 0 : 8,
+		.max_recv_wr = srq < 0 && type != QPT_XRC_TGT ? 8 : 0,
+		.max_send_sge = type == QPT_XRC_TGT ? 0 : 1,
+		.max_recv_sge = srq < 0 && type != QPT_XRC_TGT ? 1 : 0,
+		.qp_type = type,
+		.is_srq = srq >= 0,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
+			      sizeof(req), sizeof(out));
+
+	if (ret < 0)
+		return ret;
+	if (qpn)
+		*qpn = out.core.qpn;
+	return (int)out.core.qp_handle;
+}
+
+static int open_qp(int fd, __u32 xrcd, __u32 qpn, __u8 type, __u32 *rqpn)
+{
+	struct ib_uverbs_create_qp_resp resp = {};
+	struct ib_uverbs_open_qp req = {
+		.response = (uintptr_t)&resp,
+		.user_handle = 0x0b,
+		.pd_handle = xrcd,
+		.qpn = qpn,
+		.qp_type = type,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_OPEN_QP, &req, sizeof(req),
+			      sizeof(resp));
+
+	if (ret < 0)
+		return ret;
+	if (rqpn)
+		*rqpn = resp.qpn;
+	return (int)resp.qp_handle;
+}
+
+static int destroy_qp(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_qp_resp resp;
+	struct ib_uverbs_destroy_qp req = {
+		.response = (uintptr_t)&resp,
+		.qp_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req,
+			      sizeof(req), sizeof(resp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* RESET -> INIT of an RC or XRC QP. */
+static int qp_init(int fd, __u32 qp)
+{
+	struct ib_uverbs_modify_qp req = {
+		.qp_handle = qp,
+		.attr_mask = QP_STATE | QP_PKEY_INDEX | QP_PORT |
+			     QP_ACCESS_FLAGS,
+		.qp_state = QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IB_UVERBS_ACCESS_REMOTE_WRITE,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, &req,
+			      sizeof(req), 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* The QP's state, or -errno. */
+static int qp_state(int fd, __u32 qp)
+{
+	struct ib_uverbs_query_qp_resp resp = {};
+	struct ib_uverbs_query_qp req = {
+		.response = (uintptr_t)&resp,
+		.qp_handle = qp,
+		.attr_mask = QP_STATE,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_QP, &req,
+			      sizeof(req), sizeof(resp));
+
+	return ret < 0 ? (int)ret : resp.qp_state;
+}
+
+/* -------------------------------------------------------------- fixture */
+
+FIXTURE(xrc) {
+	int fd, fd2;		/* two uverbs files of the device */
+	int pd, cq;		/* of fd */
+	int file, file2;	/* two opens of one inode: the domain's name */
+	int other;		/* another inode */
+	struct ovbtest_res_info base;
+};
+
+FIXTURE_SETUP(xrc)
+{
+	char name[] = "/tmp/uverbs_hca_xrc.XXXXXX";
+	struct ib_uverbs_create_cq_resp cq = {};
+	int ret;
+
+	self->fd = self->fd2 = self->file = self->file2 = self->other = -1;
+	ret = hca_load();
+	if (ret == -ENOENT)
+		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
+	if (ret == -ENOEXEC)
+		SKIP(return, "ovbtest.ko was built for another kernel");
+	ASSERT_EQ(0, ret);
+	self->fd = hca_open();
+	ASSERT_LE(0, self->fd);
+	self->fd2 = hca_open();
+	ASSERT_LE(0, self->fd2);
+	self->pd = raw_alloc_pd(self->fd);
+	ASSERT_LE(0, self->pd);
+	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
+	self->cq = cq.cq_handle;
+
+	self->file = mkstemp(name);
+	ASSERT_LE(0, self->file);
+	self->file2 = open(name, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->file2);
+	unlink(name);
+	self->other = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->other);
+	ASSERT_EQ(0, res_of(self->fd, &self->base));
+}
+
+FIXTURE_TEARDOWN(xrc)
+{
+	if (self->fd2 >= 0)
+		close(self->fd2);
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->file >= 0)
+		close(self->file);
+	if (self->file2 >= 0)
+		close(self->file2);
+	if (self->other >= 0)
+		close(self->other);
+}
+
+/* The device's live domains, SRQs and QPs, relative to the setup. */
+#define EXPECT_RES(fd, n_xrcd, n_srq, n_qp) do {			\
+	struct ovbtest_res_info _r;					\
+	ASSERT_EQ(0, res_of(fd, &_r));					\
+	EXPECT_EQ(self->base.xrcds + (n_xrcd), _r.xrcds);		\
+	EXPECT_EQ(self->base.srqs + (n_srq), _r.srqs);			\
+	EXPECT_EQ(self->base.qps + (n_qp), _r.qps);			\
+} while (0)
+
+/* ---------------------------------------------------------------- XRCD */
+
+/*
+ * A file names a domain: without O_CREAT only an existing one (EAGAIN),
+ * O_EXCL refuses an existing one (EINVAL), a bad fd is EBADF; fd -1 is a
+ * private domain whatever the flags.
+ */
+TEST_F(xrc, open_xrcd_flags)
+{
+	int x1, x2, xp;
+
+	EXPECT_EQ(-EAGAIN, open_xrcd(self->fd, self->file, 0));
+	EXPECT_EQ(-EBADF, open_xrcd(self->fd, 1000, O_CREAT));
+	EXPECT_RES(self->fd, 0, 0, 0);
+
+	x1 = open_xrcd(self->fd, self->file, O_CREAT | O_EXCL);
+	ASSERT_LE(0, x1);
+	EXPECT_RES(self->fd, 1, 0, 0);
+	EXPECT_EQ(-EINVAL, open_xrcd(self->fd, self->file, O_CREAT | O_EXCL));
+	EXPECT_EQ(-EINVAL, open_xrcd(self->fd2, self->file2, O_EXCL));
+	/* the same file again: a second handle of the same domain */
+	x2 = open_xrcd(self->fd, self->file, 0);
+	ASSERT_LE(0, x2);
+	EXPECT_NE(x1, x2);
+	EXPECT_RES(self->fd, 1, 0, 0);
+
+	xp = open_xrcd(self->fd, -1, 0);
+	ASSERT_LE(0, xp);
+	EXPECT_RES(self->fd, 2, 0, 0);
+	EXPECT_EQ(0, close_xrcd(self->fd, xp));
+	EXPECT_RES(self->fd, 1, 0, 0);
+
+	/* the domain goes with its last handle */
+	EXPECT_EQ(0, close_xrcd(self->fd, x1));
+	EXPECT_RES(self->fd, 1, 0, 0);
+	EXPECT_EQ(0, close_xrcd(self->fd, x2));
+	EXPECT_RES(self->fd, 0, 0, 0);
+	EXPECT_EQ(-ENOENT, close_xrcd(self->fd, x2));
+	/* gone from the inode too: O_CREAT needed again */
+	EXPECT_EQ(-EAGAIN, open_xrcd(self->fd, self->file, 0));
+}
+
+/* Two uverbs files, two struct files of one inode: one domain. */
+TEST_F(xrc, open_xrcd_shared_inode)
+{
+	int x1, x2, xo;
+
+	x1 = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x1);
+	x2 = open_xrcd(self->fd2, self->file2, 0);
+	ASSERT_LE(0, x2);
+	EXPECT_RES(self->fd, 1, 0, 0);
+	xo = open_xrcd(self->fd2, self->other, O_CREAT);
+	ASSERT_LE(0, xo);
+	EXPECT_RES(self->fd, 2, 0, 0);
+
+	/* the first opener leaves: the domain stays for the second */
+	EXPECT_EQ(0, close_xrcd(self->fd, x1));
+	EXPECT_RES(self->fd, 2, 0, 0);
+	/* still named by the inode: fd opens it again without O_CREAT */
+	x1 = open_xrcd(self->fd, self->file, 0);
+	ASSERT_LE(0, x1);
+	EXPECT_RES(self->fd, 2, 0, 0);
+	EXPECT_EQ(0, close_xrcd(self->fd2, x2));
+	EXPECT_EQ(0, close_xrcd(self->fd2, xo));
+	/* fd's reopened handle still holds it */
+	EXPECT_RES(self->fd, 1, 0, 0);
+	close(self->fd2);
+	self->fd2 = -1;
+	close(self->fd);
+	self->fd = hca_open();
+	ASSERT_LE(0, self->fd);
+	EXPECT_RES(self->fd, 0, 0, 0);
+}
+
+/* ----------------------------------------------------------------- SRQs */
+
+/* An XRC SRQ: a number, its CQ and domain; limits as mlx5. */
+TEST_F(xrc, xsrq_create_modify_query)
+{
+	struct ib_uverbs_create_srq_resp r;
+	struct ib_uverbs_query_srq_resp q;
+	int x, s;
+
+	x = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x);
+	s = create_xsrq(self->fd, SRQT_XRC, self->pd, x, self->cq, 32, &r);
+	ASSERT_LE(0, s);
+	EXPECT_NE(0, r.srqn);
+	EXPECT_EQ(32, r.max_wr);
+	EXPECT_EQ(1, r.max_sge);
+	EXPECT_RES(self->fd, 1, 1, 0);
+
+	memset(&q, 0xff, sizeof(q));
+	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(32, q.max_wr);
+	EXPECT_EQ(1, q.max_sge);
+	EXPECT_EQ(0, q.srq_limit);
+	EXPECT_EQ(0, modify_srq(self->fd, s, SRQ_LIMIT, 0, 7));
+	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(7, q.srq_limit);
+	EXPECT_EQ(-EINVAL, modify_srq(self->fd, s, SRQ_LIMIT, 0, 32));
+	EXPECT_EQ(-EINVAL, modify_srq(self->fd, s, SRQ_MAX_WR, 64, 0));
+	EXPECT_EQ(-EOPNOTSUPP, modify_srq(self->fd, s, 1 << 2, 0, 0));
+	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(32, q.max_wr);
+	EXPECT_EQ(7, q.srq_limit);
+
+	/* the domain, the CQ and the PD are in use */
+	EXPECT_EQ(-EBUSY, close_xrcd(self->fd, x));
+	EXPECT_EQ(-EBUSY, raw_destroy_cq(self->fd, self->cq, NULL));
+	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
+	EXPECT_RES(self->fd, 1, 1, 0);
+	EXPECT_EQ(0, destroy_srq(self->fd, s));
+	EXPECT_EQ(-ENOENT, destroy_srq(self->fd, s));
+	EXPECT_EQ(0, close_xrcd(self->fd, x));
+	EXPECT_RES(self->fd, 0, 0, 0);
+}
+
+TEST_F(xrc, xsrq_refused)
+{
+	struct ib_uverbs_create_srq_resp r;
+	int x;
+
+	x = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x);
+	/* not a domain, not a CQ, not a PD */
+	EXPECT_EQ(-EINVAL, create_xsrq(self->fd, SRQT_XRC, self->pd, self->pd,
+				       self->cq, 8, &r));
+	EXPECT_EQ(-EINVAL, create_xsrq(self->fd, SRQT_XRC, self->pd, x,
+				       self->pd, 8, &r));
+	EXPECT_EQ(-EINVAL, create_xsrq(self->fd, SRQT_XRC, x, x, self->cq, 8,
+				       &r));
+	/* the driver's limits; tag matching it does not do */
+	EXPECT_EQ(-EINVAL, create_xsrq(self->fd, SRQT_XRC, self->pd, x,
+				       self->cq, 0, &r));
+	EXPECT_EQ(-EINVAL, create_xsrq(self->fd, SRQT_XRC, self->pd, x,
+				       self->cq, 4096, &r));
+	EXPECT_EQ(-EOPNOTSUPP, create_xsrq(self->fd, SRQT_TM, self->pd, x,
+					   self->cq, 8, &r));
+	/* a domain of the other file is not this file's handle */
+	EXPECT_EQ(-EINVAL, create_xsrq(self->fd2, SRQT_XRC, self->pd, x,
+				       self->cq, 8, &r));
+	EXPECT_RES(self->fd, 1, 0, 0);
+	/* nothing held: the domain closes */
+	EXPECT_EQ(0, close_xrcd(self->fd, x));
+	EXPECT_EQ(0, raw_destroy_cq(self->fd, self->cq, NULL));
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
+}
+
+/* CREATE_SRQ and CREATE_XSRQ of a basic SRQ: no number, no domain. */
+TEST_F(xrc, basic_srq)
+{
+	struct ib_uverbs_create_srq_resp r;
+	int s1, s2, qp;
+
+	s1 = create_srq(self->fd, self->pd, 16, &r);
+	ASSERT_LE(0, s1);
+	EXPECT_EQ(16, r.max_wr);
+	/* the response of the legacy CREATE_SRQ too has srqn: 0 */
+	EXPECT_EQ(0, r.srqn);
+	s2 = create_xsrq(self->fd, SRQT_BASIC, self->pd, 12345, 12345, 16, &r);
+	ASSERT_LE(0, s2);
+	EXPECT_EQ(0, r.srqn);
+	EXPECT_RES(self->fd, 0, 2, 0);
+
+	/* an RC QP on a basic SRQ: the driver has no SRQ QPs */
+	qp = create_qp(self->fd, QPT_RC, self->pd, self->cq, s1, NULL);
+	EXPECT_EQ(-EOPNOTSUPP, qp);
+	EXPECT_EQ(0, destroy_srq(self->fd, s1));
+	EXPECT_EQ(0, destroy_srq(self->fd, s2));
+	EXPECT_RES(self->fd, 0, 0, 0);
+}
+
+/* An XRC SRQ is no SRQ for a non-XRC QP (EINVAL from ib_uverbs). */
+TEST_F(xrc, xsrq_not_for_rc_qp)
+{
+	int x, s;
+
+	x = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x);
+	s = create_xsrq(self->fd, SRQT_XRC, self->pd, x, self->cq, 8, NULL);
+	ASSERT_LE(0, s);
+	EXPECT_EQ(-EINVAL, create_qp(self->fd, QPT_RC, self->pd, self->cq, s,
+				     NULL));
+	EXPECT_RES(self->fd, 1, 1, 0);
+	EXPECT_EQ(0, destroy_srq(self->fd, s));
+	EXPECT_EQ(0, close_xrcd(self->fd, x));
+}
+
+/* ------------------------------------------------------------- XRC QPs */
+
+/* An XRC INI QP: PD and send CQ, no receive side. */
+TEST_F(xrc, xrc_ini_qp)
+{
+	__u32 qpn = 0;
+	int qp;
+
+	qp = create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1, &qpn);
+	ASSERT_LE(0, qp);
+	EXPECT_LE(2, qpn);
+	EXPECT_RES(self->fd, 0, 0, 1);
+	EXPECT_EQ(QPS_RESET, qp_state(self->fd, qp));
+	EXPECT_EQ(0, qp_init(self->fd, qp));
+	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
+	EXPECT_EQ(-EBUSY, raw_destroy_cq(self->fd, self->cq, NULL));
+	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_RES(self->fd, 0, 0, 0);
+}
+
+/*
+ * An XRC TGT QP is made through the domain (its handle in pd_handle),
+ * holds it and takes no PD or CQ.
+ */
+TEST_F(xrc, xrc_tgt_qp)
+{
+	__u32 qpn = 0;
+	int x, qp;
+
+	x = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x);
+	EXPECT_EQ(-EINVAL, create_qp(self->fd, QPT_XRC_TGT, self->pd, 0, -1,
+				     NULL));
+	qp = create_qp(self->fd, QPT_XRC_TGT, x, 12345, -1, &qpn);
+	ASSERT_LE(0, qp);
+	EXPECT_LE(2, qpn);
+	EXPECT_RES(self->fd, 1, 0, 1);
+	EXPECT_EQ(-EBUSY, close_xrcd(self->fd, x));
+	/* no PD or CQ is held */
+	EXPECT_EQ(0, raw_destroy_cq(self->fd, self->cq, NULL));
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
+
+	EXPECT_EQ(QPS_RESET, qp_state(self->fd, qp));
+	EXPECT_EQ(0, qp_init(self->fd, qp));
+	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
+	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_RES(self->fd, 1, 0, 0);
+	EXPECT_EQ(0, close_xrcd(self->fd, x));
+	EXPECT_RES(self->fd, 0, 0, 0);
+}
+
+/* OPEN_QP by number from a second file through the shared domain. */
+TEST_F(xrc, open_qp)
+{
+	__u32 qpn = 0, oqpn = 0;
+	int x1, x2, xo, qp, oqp;
+
+	x1 = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x1);
+	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	ASSERT_LE(0, qp);
+	x2 = open_xrcd(self->fd2, self->file2, 0);
+	ASSERT_LE(0, x2);
+	xo = open_xrcd(self->fd2, self->other, O_CREAT);
+	ASSERT_LE(0, xo);
+
+	/* a number the domain has not, the wrong type, the wrong domain */
+	EXPECT_EQ(-EINVAL, open_qp(self->fd2, x2, qpn + 1000, QPT_XRC_TGT,
+				   NULL));
+	EXPECT_EQ(-EINVAL, open_qp(self->fd2, x2, qpn, QPT_RC, NULL));
+	EXPECT_EQ(-EINVAL, open_qp(self->fd2, x2, qpn, QPT_XRC_INI, NULL));
+	EXPECT_EQ(-EINVAL, open_qp(self->fd2, xo, qpn, QPT_XRC_TGT, NULL));
+	EXPECT_EQ(-EINVAL, open_qp(self->fd2, 12345, qpn, QPT_XRC_TGT, NULL));
+
+	oqp = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, &oqpn);
+	ASSERT_LE(0, oqp);
+	EXPECT_EQ(qpn, oqpn);
+	EXPECT_RES(self->fd, 2, 0, 1);
+	/* the opened handle holds fd2's domain handle */
+	EXPECT_EQ(-EBUSY, close_xrcd(self->fd2, x2));
+
+	/* one QP under two handles: a modify through one shows in both */
+	EXPECT_EQ(QPS_RESET, qp_state(self->fd2, oqp));
+	EXPECT_EQ(0, qp_init(self->fd2, oqp));
+	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
+	EXPECT_EQ(QPS_INIT, qp_state(self->fd2, oqp));
+
+	EXPECT_EQ(0, destroy_qp(self->fd2, oqp));
+	EXPECT_EQ(-ENOENT, qp_state(self->fd2, oqp));
+	EXPECT_RES(self->fd, 2, 0, 1);
+	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
+	EXPECT_EQ(0, close_xrcd(self->fd2, x2));
+	EXPECT_EQ(0, close_xrcd(self->fd2, xo));
+	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, close_xrcd(self->fd, x1));
+	EXPECT_RES(self->fd, 0, 0, 0);
+}
+
+/*
+ * The creator's handle goes first: the TGT QP lives on for the opener
+ * (and can be opened again by number), and goes with the last handle.
+ */
+TEST_F(xrc, open_qp_outlives_creator_handle)
+{
+	__u32 qpn = 0;
+	int x1, x2, qp, oqp, again;
+
+	x1 = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x1);
+	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	ASSERT_LE(0, qp);
+	x2 = open_xrcd(self->fd2, self->file2, 0);
+	ASSERT_LE(0, x2);
+	oqp = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL);
+	ASSERT_LE(0, oqp);
+
+	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_RES(self->fd, 1, 0, 1);
+	EXPECT_EQ(0, close_xrcd(self->fd, x1));
+	EXPECT_RES(self->fd, 1, 0, 1);
+	EXPECT_EQ(QPS_RESET, qp_state(self->fd2, oqp));
+	EXPECT_EQ(0, qp_init(self->fd2, oqp));
+
+	/* still the domain's: a second handle in the same file */
+	again = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL);
+	ASSERT_LE(0, again);
+	EXPECT_EQ(QPS_INIT, qp_state(self->fd2, again));
+	EXPECT_EQ(0, destroy_qp(self->fd2, oqp));
+	EXPECT_RES(self->fd, 1, 0, 1);
+	EXPECT_EQ(-EBUSY, close_xrcd(self->fd2, x2));
+	EXPECT_EQ(0, destroy_qp(self->fd2, again));
+	EXPECT_RES(self->fd, 1, 0, 0);
+	/* the number is gone from the domain */
+	EXPECT_EQ(-EINVAL, open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL));
+	EXPECT_EQ(0, close_xrcd(self->fd2, x2));
+	EXPECT_RES(self->fd, 0, 0, 0);
+}
+
+/*
+ * Closing the creator's file with the QP opened elsewhere: the QP and
+ * the domain live on; closing the opener's file frees them.
+ */
+TEST_F(xrc, close_files_frees_everything)
+{
+	__u32 qpn = 0;
+	int x1, x2, qp, oqp, s, fd3;
+
+	x1 = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x1);
+	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	ASSERT_LE(0, qp);
+	s = create_xsrq(self->fd, SRQT_XRC, self->pd, x1, self->cq, 8, NULL);
+	ASSERT_LE(0, s);
+	ASSERT_LE(0, create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1,
+			       NULL));
+	x2 = open_xrcd(self->fd2, self->file2, 0);
+	ASSERT_LE(0, x2);
+	oqp = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL);
+	ASSERT_LE(0, oqp);
+	EXPECT_RES(self->fd, 1, 1, 2);
+
+	fd3 = hca_open();
+	ASSERT_LE(0, fd3);
+	close(self->fd);
+	self->fd = -1;
+	/* the TGT QP and the domain are fd2's now; the INI QP and SRQ went */
+	EXPECT_RES(fd3, 1, 0, 1);
+	EXPECT_EQ(QPS_RESET, qp_state(self->fd2, oqp));
+	close(self->fd2);
+	self->fd2 = -1;
+	EXPECT_RES(fd3, 0, 0, 0);
+	/* and the inode names no domain any more */
+	EXPECT_EQ(-EAGAIN, open_xrcd(fd3, self->file, 0));
+	close(fd3);
+}
+
+/* The other order: the opener's file goes first. */
+TEST_F(xrc, close_opener_first)
+{
+	__u32 qpn = 0;
+	int x1, x2, qp, oqp;
+
+	x1 = open_xrcd(self->fd, self->file, O_CREAT);
+	ASSERT_LE(0, x1);
+	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	ASSERT_LE(0, qp);
+	x2 = open_xrcd(self->fd2, self->file2, 0);
+	ASSERT_LE(0, x2);
+	oqp = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL);
+	ASSERT_LE(0, oqp);
+	close(self->fd2);
+	self->fd2 = -1;
+	EXPECT_RES(self->fd, 1, 0, 1);
+	EXPECT_EQ(QPS_RESET, qp_state(self->fd, qp));
+	EXPECT_EQ(-EBUSY, close_xrcd(self->fd, x1));
+	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, close_xrcd(self->fd, x1));
+	EXPECT_RES(self->fd, 0, 0, 0);
+}
+
+/* -------------------------------------------------------------- unload */
+
+/* Last: nothing may be left on the driver; its unload WARNs if so. */
+FIXTURE(unload) {
+};
+
+FIXTURE_SETUP(unload)
+{
+}
+
+FIXTURE_TEARDOWN(unload)
+{
+}
+
+TEST_F(unload, module_unloads)
+{
+	if (!hca_loaded())
+		SKIP(return, "ovbtest not loaded");
+	ASSERT_EQ(0, hca_unload());
+	EXPECT_FALSE(hca_loaded());
+}
+
+TEST_HARNESS_MAIN
