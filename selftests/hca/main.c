@@ -51,6 +51,12 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->max_srq = 1024;
 	attr->max_srq_wr = OVBTEST_MAX_SRQ_WR;
 	attr->max_srq_sge = OVBTEST_MAX_SGE;
+	/* wq.c */
+	attr->max_wq_type_rq = 256;
+	attr->rss_caps.max_rwq_indirection_tables = 64;
+	attr->rss_caps.max_rwq_indirection_table_size =
+		1 << OVBTEST_MAX_LOG_RWQ_TBL;
+	attr->rss_caps.supported_qpts = BIT(IB_QPT_RAW_PACKET);
 	return 0;
 }
 
@@ -127,6 +133,7 @@ static int __init ovbtest_init(void)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_qp_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mcast_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_xrc_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_wq_ops);
 	dev->ibdev.node_type = RDMA_NODE_IB_CA;
 	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
 	dev->ibdev.phys_port_cnt = 1;

@@ -189,4 +189,9 @@ static inline struct ovbtest_srq *to_osrq(struct ib_srq *ibsrq)
 extern const struct ib_device_ops ovbtest_xrc_ops;
 extern const struct uapi_definition ovbtest_xrc_uapi_defs[];
 
+/* wq.c: receive WQs and RSS indirection tables */
+#define OVBTEST_MAX_LOG_RWQ_TBL		4
+
+extern const struct ib_device_ops ovbtest_wq_ops;
+
 #endif /* OVBTEST_H */

@@ -37,11 +37,16 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 	if (!udata && init->qp_type != IB_QPT_XRC_TGT)
 		return -EOPNOTSUPP;
 	if (init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_RC &&
-	    init->qp_type != IB_QPT_XRC_INI && init->qp_type != IB_QPT_XRC_TGT)
+	    init->qp_type != IB_QPT_XRC_INI && init->qp_type != IB_QPT_XRC_TGT &&
+	    !(init->qp_type == IB_QPT_RAW_PACKET && init->rwq_ind_tbl))
 		return -EOPNOTSUPP;
 	if (init->qp_type == IB_QPT_XRC_TGT && !init->xrcd)
 		return -EINVAL;
-	if (init->create_flags || init->srq || init->rwq_ind_tbl)
+	if (init->create_flags || init->srq)
+		return -EOPNOTSUPP;
+	/* RSS as mlx5: a RAW_PACKET QP over a table (wq.c), receive only */
+	if (init->rwq_ind_tbl &&
+	    (init->qp_type != IB_QPT_RAW_PACKET || init->cap.max_send_wr))
 		return -EOPNOTSUPP;
 	if (!ovbtest_qp_cap_ok(&init->cap))
 		return -EINVAL;
