@@ -1091,6 +1091,328 @@ TEST_F(wq, close_frees_everything)
 	close(fd2);
 }
 
+/* -------------------------------------------------------- flow steering */
+
+enum {
+	SPEC_ETH = 0x20, SPEC_IPV4 = 0x30, SPEC_TCP = 0x40, SPEC_UDP = 0x41,
+	SPEC_TAG = 0x1000, SPEC_DROP = 0x1001,
+};
+enum { FLOW_NORMAL, FLOW_ALL_DEFAULT };
+
+/* A rule as the user writes it: the header, then @len bytes of specs. */
+struct flow_req {
+	struct ib_uverbs_create_flow cmd;
+	__u8 specs[512];
+};
+
+static void flow_init(struct flow_req *r, __u32 qp)
+{
+	memset(r, 0, sizeof(*r));
+	r->cmd.qp_handle = qp;
+	r->cmd.flow_attr.type = FLOW_NORMAL;
+	r->cmd.flow_attr.priority = 3;
+	r->cmd.flow_attr.port = 1;
+}
+
+/* Appends a spec of @type, @size bytes whose body is @body. */
+static void flow_add(struct flow_req *r, __u32 type, __u16 size,
+		     const void *body)
+{
+	struct ib_uverbs_flow_spec_hdr *h =
+		(void *)(r->specs + r->cmd.flow_attr.size);
+
+	h->type = type;
+	h->size = size;
+	if (size > sizeof(*h))
+		memcpy(h + 1, body, size - sizeof(*h));
+	r->cmd.flow_attr.size += size;
+	r->cmd.flow_attr.num_of_specs++;
+}
+
+/* EX_CREATE_FLOW with @extra bytes beyond the specs; the handle or -errno. */
+static int create_flow(int fd, struct flow_req *r, size_t extra)
+{
+	struct ib_uverbs_create_flow_resp out = {};
+	size_t len = sizeof(r->cmd) + r->cmd.flow_attr.size + extra;
+	ssize_t ret;
+
+	ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_CREATE_FLOW, r,
+			 (len + 7) & ~7UL, 0, &out, sizeof(out), 0);
+	return ret < 0 ? (int)ret : (int)out.flow_handle;
+}
+
+static int destroy_flow(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_flow req = { .flow_handle = handle };
+	ssize_t ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_DESTROY_FLOW, &req,
+				 sizeof(req), 0, NULL, 0, 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static int last_flow(int fd, struct ovbtest_flow_info *info)
+{
+	struct ioc c;
+
+	memset(info, 0xff, sizeof(*info));
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_FLOW);
+	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_FLOW_INFO, info, sizeof(*info));
+	return ioc_call(fd, &c);
+}
+
+static const struct ib_uverbs_flow_eth_filter ETH_VAL = {
+	.dst_mac = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
+	.ether_type = 0x0008,		/* htons(0x0800) */
+};
+static const struct ib_uverbs_flow_eth_filter ETH_MASK = {
+	.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+	.ether_type = 0xffff,
+};
+static const struct ib_uverbs_flow_ipv4_filter IP_VAL = {
+	.src_ip = 0x0100000a, .dst_ip = 0x0200000a, .proto = 6, .tos = 0x10,
+};
+static const struct ib_uverbs_flow_ipv4_filter IP_MASK = {
+	.src_ip = 0xffffffff, .dst_ip = 0x00ffffff, .proto = 0xff,
+};
+static const struct ib_uverbs_flow_tcp_udp_filter TCP_VAL = {
+	.dst_port = 0x5000, .src_port = 0x3930,
+};
+static const struct ib_uverbs_flow_tcp_udp_filter TCP_MASK = {
+	.dst_port = 0xffff,
+};
+
+/* eth + ipv4 + tcp + tag, as ib_uverbs_flow_spec_* lay them out. */
+static void flow_l4(struct flow_req *r, __u32 qp)
+{
+	__u8 b[64];
+	__u32 tag[2] = { 0xabc, 0 };
+
+	flow_init(r, qp);
+	memcpy(b, &ETH_VAL, sizeof(ETH_VAL));
+	memcpy(b + sizeof(ETH_VAL), &ETH_MASK, sizeof(ETH_MASK));
+	flow_add(r, SPEC_ETH, 8 + 2 * sizeof(ETH_VAL), b);
+	memcpy(b, &IP_VAL, sizeof(IP_VAL));
+	memcpy(b + sizeof(IP_VAL), &IP_MASK, sizeof(IP_MASK));
+	flow_add(r, SPEC_IPV4, 8 + 2 * sizeof(IP_VAL), b);
+	memcpy(b, &TCP_VAL, sizeof(TCP_VAL));
+	memcpy(b + sizeof(TCP_VAL), &TCP_MASK, sizeof(TCP_MASK));
+	flow_add(r, SPEC_TCP, 8 + 2 * sizeof(TCP_VAL), b);
+	flow_add(r, SPEC_TAG, 16, tag);
+}
+
+FIXTURE(flow) {
+	int fd;
+	int pd, cq, ud;
+	struct ovbtest_res_info base;
+};
+
+FIXTURE_SETUP(flow)
+{
+	struct ib_uverbs_create_cq_resp cq = {};
+	int ret;
+
+	self->fd = -1;
+	ret = hca_load();
+	if (ret == -ENOENT)
+		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
+	if (ret == -ENOEXEC)
+		SKIP(return, "ovbtest.ko was built for another kernel");
+	ASSERT_EQ(0, ret);
+	self->fd = hca_open();
+	ASSERT_LE(0, self->fd);
+	self->pd = raw_alloc_pd(self->fd);
+	ASSERT_LE(0, self->pd);
+	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
+	self->cq = cq.cq_handle;
+	self->ud = create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
+	ASSERT_LE(0, self->ud);
+	ASSERT_EQ(0, res_of(self->fd, &self->base));
+}
+
+FIXTURE_TEARDOWN(flow)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* What the driver received: the rule and each spec, as the user wrote. */
+TEST_F(flow, specs_reach_driver)
+{
+	struct ovbtest_flow_info before, fi;
+	struct ib_uverbs_query_qp_resp qr = {};
+	struct ib_uverbs_query_qp qreq = {
+		.response = (uintptr_t)&qr, .qp_handle = self->ud,
+	};
+	struct flow_req r;
+	struct ovbtest_res_info res;
+	int f;
+
+	ASSERT_EQ(0, last_flow(self->fd, &before));
+	ASSERT_LE(0, raw_cmd(self->fd, IB_USER_VERBS_CMD_QUERY_QP, &qreq,
+			     sizeof(qreq), sizeof(qr)));
+	flow_l4(&r, self->ud);
+	f = create_flow(self->fd, &r, 0);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, last_flow(self->fd, &fi));
+	EXPECT_EQ(before.seq + 1, fi.seq);
+	EXPECT_EQ(FLOW_NORMAL, fi.type);
+	EXPECT_EQ(3, fi.priority);
+	EXPECT_EQ(1, fi.port);
+	EXPECT_EQ(0, fi.flags);
+	EXPECT_EQ(4, fi.num_of_specs);
+	EXPECT_EQ(SPEC_ETH, fi.specs[0].type);
+	EXPECT_EQ(40, fi.specs[0].size);	/* struct ib_flow_spec_eth */
+	EXPECT_EQ(0, memcmp(fi.specs[0].val, &ETH_VAL, sizeof(ETH_VAL)));
+	EXPECT_EQ(0, memcmp(fi.specs[0].mask, &ETH_MASK, sizeof(ETH_MASK)));
+	EXPECT_EQ(SPEC_IPV4, fi.specs[1].type);
+	EXPECT_EQ(32, fi.specs[1].size);
+	EXPECT_EQ(0, memcmp(fi.specs[1].val, &IP_VAL, sizeof(IP_VAL)));
+	EXPECT_EQ(0, memcmp(fi.specs[1].mask, &IP_MASK, sizeof(IP_MASK)));
+	EXPECT_EQ(SPEC_TCP, fi.specs[2].type);
+	EXPECT_EQ(16, fi.specs[2].size);
+	EXPECT_EQ(0, memcmp(fi.specs[2].val, &TCP_VAL, sizeof(TCP_VAL)));
+	EXPECT_EQ(0, memcmp(fi.specs[2].mask, &TCP_MASK, sizeof(TCP_MASK)));
+	EXPECT_EQ(SPEC_TAG, fi.specs[3].type);
+	EXPECT_EQ(12, fi.specs[3].size);
+	EXPECT_EQ(0xabc, *(__u32 *)fi.specs[3].val);
+	ASSERT_EQ(0, res_of(self->fd, &res));
+	EXPECT_EQ(self->base.flows + 1, res.flows);
+
+	/* the QP is in use; the flow goes first */
+	EXPECT_EQ(-EBUSY, destroy_qp(self->fd, self->ud));
+	EXPECT_EQ(0, destroy_flow(self->fd, f));
+	EXPECT_EQ(-ENOENT, destroy_flow(self->fd, f));
+	ASSERT_EQ(0, res_of(self->fd, &res));
+	EXPECT_EQ(self->base.flows, res.flows);
+
+	/* a drop rule of one UDP spec, no ethernet layer */
+	flow_init(&r, self->ud);
+	{
+		__u8 b[8] = { 0x12, 0x34, 0, 0, 0xff, 0xff, 0, 0 };
+
+		flow_add(&r, SPEC_UDP, 16, b);
+	}
+	flow_add(&r, SPEC_DROP, 8, NULL);
+	f = create_flow(self->fd, &r, 0);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, last_flow(self->fd, &fi));
+	EXPECT_EQ(2, fi.num_of_specs);
+	EXPECT_EQ(SPEC_UDP, fi.specs[0].type);
+	EXPECT_EQ(0x3412, *(__u16 *)fi.specs[0].val);
+	EXPECT_EQ(SPEC_DROP, fi.specs[1].type);
+	EXPECT_EQ(8, fi.specs[1].size);
+	/* left to the file's close */
+}
+
+/* Rules ib_uverbs refuses before the driver sees them. */
+TEST_F(flow, malformed)
+{
+	struct ovbtest_flow_info before, after;
+	struct flow_req r;
+	int rc;
+
+	ASSERT_EQ(0, last_flow(self->fd, &before));
+	flow_l4(&r, self->ud);
+	r.cmd.comp_mask = 1;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.flags = 1 << 3;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.reserved[1] = 1;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.num_of_specs = 11;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	/* size beyond num_of_specs of the largest spec */
+	flow_init(&r, self->ud);
+	flow_add(&r, SPEC_DROP, 8, NULL);
+	r.cmd.flow_attr.size = 400;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	/* fewer specs than num_of_specs */
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.num_of_specs = 5;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	/* specs smaller than the attribute's size says */
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.size += 8;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	/* nonzero bytes after the specs */
+	flow_l4(&r, self->ud);
+	r.specs[r.cmd.flow_attr.size] = 1;
+	EXPECT_EQ(-EOPNOTSUPP, create_flow(self->fd, &r, 8));
+	/* a spec header's reserved word, an unknown type */
+	flow_l4(&r, self->ud);
+	((struct ib_uverbs_flow_spec_hdr *)r.specs)->reserved = 1;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	flow_init(&r, self->ud);
+	flow_add(&r, 0x77, 16, "\0\0\0\0\0\0\0");
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	/*
+	 * An eth filter longer than the kernel's (24 bytes each): the mask's
+	 * excess must be 0 (the value's is not looked at, below).
+	 */
+	flow_init(&r, self->ud);
+	{
+		__u8 b[48] = { 0 };
+
+		memcpy(b, &ETH_VAL, sizeof(ETH_VAL));
+		b[24 + sizeof(ETH_VAL)] = 1;
+		flow_add(&r, SPEC_ETH, 8 + 48, b);
+	}
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	/* a spec shorter than its header */
+	flow_init(&r, self->ud);
+	flow_add(&r, SPEC_DROP, 4, NULL);
+	r.cmd.flow_attr.size = 8;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	/* port, QP type, QP handle */
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.port = 2;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	rc = create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
+	ASSERT_LE(0, rc);
+	flow_l4(&r, rc);
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	flow_l4(&r, 1000);
+	EXPECT_EQ(-ENOENT, create_flow(self->fd, &r, 0));
+	/* DONT_TRAP on a default rule */
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.type = FLOW_ALL_DEFAULT;
+	r.cmd.flow_attr.flags = 1 << 1;
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+
+	/* none reached the driver */
+	ASSERT_EQ(0, last_flow(self->fd, &after));
+	EXPECT_EQ(before.seq, after.seq);
+	/* the driver's own refusals: rule types, flags */
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.type = FLOW_ALL_DEFAULT;
+	EXPECT_EQ(-EOPNOTSUPP, create_flow(self->fd, &r, 0));
+	flow_l4(&r, self->ud);
+	r.cmd.flow_attr.flags = 1 << 1;
+	EXPECT_EQ(-EOPNOTSUPP, create_flow(self->fd, &r, 0));
+	EXPECT_EQ(0, destroy_qp(self->fd, rc));
+
+	/* the value's excess is ignored (6.1 checks the mask's only) */
+	flow_init(&r, self->ud);
+	{
+		__u8 b[48] = { 0 };
+
+		memcpy(b, &ETH_VAL, sizeof(ETH_VAL));
+		b[sizeof(ETH_VAL)] = 1;
+		memcpy(b + 24, &ETH_MASK, sizeof(ETH_MASK));
+		flow_add(&r, SPEC_ETH, 8 + 48, b);
+	}
+	rc = create_flow(self->fd, &r, 0);
+	ASSERT_LE(0, rc);
+	ASSERT_EQ(0, last_flow(self->fd, &after));
+	EXPECT_EQ(40, after.specs[0].size);
+	EXPECT_EQ(0, memcmp(after.specs[0].val, &ETH_VAL, sizeof(ETH_VAL)));
+	EXPECT_EQ(0, memcmp(after.specs[0].mask, &ETH_MASK, sizeof(ETH_MASK)));
+	EXPECT_EQ(0, destroy_flow(self->fd, rc));
+}
+
 /* -------------------------------------------------------------- unload */
 
 /* Last: nothing may be left on the driver; its unload WARNs if so. */

@@ -194,4 +194,8 @@ extern const struct uapi_definition ovbtest_xrc_uapi_defs[];
 
 extern const struct ib_device_ops ovbtest_wq_ops;
 
+/* flow.c: flow steering rules; the DEVICE_LAST_FLOW method */
+extern const struct ib_device_ops ovbtest_flow_ops;
+extern const struct uapi_definition ovbtest_flow_uapi_defs[];
+
 #endif /* OVBTEST_H */
