@@ -5,8 +5,11 @@
  *  - XRC: OPEN_XRCD on a file (O_CREAT/O_EXCL; the same inode in two
  *    uverbs files is one domain), CLOSE_XRCD refused while the domain's
  *    SRQs and QPs live, CREATE_XSRQ, XRC TGT QPs made through the domain,
- *    OPEN_QP from a second file, and who keeps the TGT QP alive.
- * The driver counts its live domains, SRQs and QPs
+ *    OPEN_QP from a second file, and who keeps the TGT QP alive;
+ *  - receive WQs, RWQ indirection tables and a RAW_PACKET RSS QP;
+ *  - flow steering rules: the specs the driver received (read back with
+ *    OVBTEST_METHOD_DEVICE_LAST_FLOW) and malformed rules.
+ * The driver counts its live domains, SRQs, WQs, tables, flows and QPs
  * (OVBTEST_METHOD_DEVICE_RES), so each case sees what is left on it.
  * Expected values are the in-tree 6.1 module's answers.
  */
