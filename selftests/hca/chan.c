@@ -292,5 +292,7 @@ const struct uapi_definition ovbtest_uapi_defs[] = {
 	UAPI_DEF_CHAIN(ovbtest_events_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_probe_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_dmabuf_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_xrc_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_flow_uapi_defs),
 	{},
 };

@@ -55,6 +55,17 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->max_mcast_qp_attach = OVBTEST_MAX_MCAST_QP_ATTACH;
 	attr->max_total_mcast_qp_attach = OVBTEST_MAX_MCAST_GRP *
 					  OVBTEST_MAX_MCAST_QP_ATTACH;
+	/* xrc.c */
+	attr->device_cap_flags |= IB_DEVICE_XRC;
+	attr->max_srq = 1024;
+	attr->max_srq_wr = OVBTEST_MAX_SRQ_WR;
+	attr->max_srq_sge = OVBTEST_MAX_SGE;
+	/* wq.c */
+	attr->max_wq_type_rq = 256;
+	attr->rss_caps.max_rwq_indirection_tables = 64;
+	attr->rss_caps.max_rwq_indirection_table_size =
+		1 << OVBTEST_MAX_LOG_RWQ_TBL;
+	attr->rss_caps.supported_qpts = BIT(IB_QPT_RAW_PACKET);
 	return 0;
 }
 
@@ -130,6 +141,9 @@ static int __init ovbtest_init(void)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_qp_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mcast_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_xrc_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_wq_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_flow_ops);
 	dev->ibdev.node_type = RDMA_NODE_IB_CA;
 	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
 	dev->ibdev.phys_port_cnt = 1;
@@ -188,7 +202,11 @@ static void __exit ovbtest_exit(void)
 		atomic_read(&dev->live.dms) || atomic_read(&dev->live.counters) ||
 		atomic_read(&dev->live.qps) ||
 		atomic_read(&dev->live.mcast_groups) ||
-		atomic_read(&dev->live.mcast_attached));
+		atomic_read(&dev->live.mcast_attached) ||
+		atomic_read(&dev->live.xrcds) || atomic_read(&dev->live.srqs) ||
+		atomic_read(&dev->live.wqs) ||
+		atomic_read(&dev->live.rwq_ind_tbls) ||
+		atomic_read(&dev->live.flows));
 	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
 	platform_device_unregister(ovbtest_dma_pdev);

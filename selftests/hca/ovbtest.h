@@ -35,6 +35,12 @@ struct ovbtest_counts {
 	atomic_t qps;
 	atomic_t mcast_groups;
 	atomic_t mcast_attached;	/* QP memberships, all groups */
+	/* xrc.c, wq.c, flow.c (OVBTEST_METHOD_DEVICE_RES) */
+	atomic_t xrcds;
+	atomic_t srqs;
+	atomic_t wqs;
+	atomic_t rwq_ind_tbls;
+	atomic_t flows;
 };
 
 /* Device limits (query_device) that the driver enforces. */
@@ -167,5 +173,41 @@ struct ib_mr *ovbtest_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr);
 int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
 			size_t len, bool to_umem);
+/* xrc.c: XRC domains and SRQs; the DEVICE_RES method */
+#define OVBTEST_MAX_SRQ_WR		1024
+
+struct ovbtest_xrcd {
+	struct ib_xrcd ibxrcd;
+	u32 xrcdn;
+};
+
+struct ovbtest_srq {
+	struct ib_srq ibsrq;
+	struct mutex lock;		/* attr */
+	struct ib_srq_attr attr;
+	u32 srqn;
+};
+
+static inline struct ovbtest_xrcd *to_oxrcd(struct ib_xrcd *ibxrcd)
+{
+	return container_of(ibxrcd, struct ovbtest_xrcd, ibxrcd);
+}
+
+static inline struct ovbtest_srq *to_osrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct ovbtest_srq, ibsrq);
+}
+
+extern const struct ib_device_ops ovbtest_xrc_ops;
+extern const struct uapi_definition ovbtest_xrc_uapi_defs[];
+
+/* wq.c: receive WQs and RSS indirection tables */
+#define OVBTEST_MAX_LOG_RWQ_TBL		4
+
+extern const struct ib_device_ops ovbtest_wq_ops;
+
+/* flow.c: flow steering rules; the DEVICE_LAST_FLOW method */
+extern const struct ib_device_ops ovbtest_flow_ops;
+extern const struct uapi_definition ovbtest_flow_uapi_defs[];
 
 #endif /* OVBTEST_H */

@@ -29,12 +29,24 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 	struct ovbtest_qp *qp = to_oqp(ibqp);
 	int qpn;
 
-	/* No kernel verbs: a kernel QP would expect a data path. */
-	if (!udata)
+	/*
+	 * No kernel verbs: a kernel QP would expect a data path.  ib_core
+	 * creates a user's XRC TGT QP without udata, as the domain's QP
+	 * (xrc.c), and hands the user an opened handle of it.
+	 */
+	if (!udata && init->qp_type != IB_QPT_XRC_TGT)
 		return -EOPNOTSUPP;
-	if (init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_RC)
+	if (init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_RC &&
+	    init->qp_type != IB_QPT_XRC_INI && init->qp_type != IB_QPT_XRC_TGT &&
+	    !(init->qp_type == IB_QPT_RAW_PACKET && init->rwq_ind_tbl))
 		return -EOPNOTSUPP;
-	if (init->create_flags || init->srq || init->rwq_ind_tbl)
+	if (init->qp_type == IB_QPT_XRC_TGT && !init->xrcd)
+		return -EINVAL;
+	if (init->create_flags || init->srq)
+		return -EOPNOTSUPP;
+	/* RSS as mlx5: a RAW_PACKET QP over a table (wq.c), receive only */
+	if (init->rwq_ind_tbl &&
+	    (init->qp_type != IB_QPT_RAW_PACKET || init->cap.max_send_wr))
 		return -EOPNOTSUPP;
 	if (!ovbtest_qp_cap_ok(&init->cap))
 		return -EINVAL;

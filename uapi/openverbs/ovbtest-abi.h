@@ -299,5 +299,61 @@ enum ovbtest_dmabuf_flags {
 };
 
 #define OVBTEST_DMABUF_MAX_PAGES	256
+ * The objects of the XRC, WQ and flow steering verbs alive on the device
+ * (selftests/hca/xrc.c, wq.c, flow.c; test: selftests/uverbs_hca_xrc.c),
+ * from another method of the standard DEVICE object.
+ */
+enum ovbtest_device_res_methods {
+	OVBTEST_METHOD_DEVICE_RES = OVBTEST_NS + 5,
+};
+
+enum ovbtest_device_res_attrs {
+	OVBTEST_ATTR_DEVICE_RES_INFO = OVBTEST_ATTR_NS,	/* PTR_OUT ovbtest_res_info */
+};
+
+struct ovbtest_res_info {
+	__u32 xrcds;
+	__u32 srqs;		/* basic and XRC */
+	__u32 wqs;
+	__u32 rwq_ind_tbls;
+	__u32 flows;
+	__u32 qps;		/* as ovbtest_device_info's */
+};
+
+/*
+ * What the driver's create_flow received last (selftests/hca/flow.c),
+ * from a third method of the DEVICE object: the rule and, for each spec,
+ * its type and size as ib_uverbs made them (union ib_flow_spec) and the
+ * filter's value and mask (eth, ipv4, tcp/udp) or the tag.
+ */
+enum ovbtest_device_flow_methods {
+	OVBTEST_METHOD_DEVICE_LAST_FLOW = OVBTEST_NS + 6,
+};
+
+enum ovbtest_device_flow_attrs {
+	OVBTEST_ATTR_DEVICE_LAST_FLOW_INFO = OVBTEST_ATTR_NS,	/* PTR_OUT ovbtest_flow_info */
+};
+
+#define OVBTEST_FLOW_MAX_SPECS	8
+
+struct ovbtest_flow_spec_rec {
+	__u32 type;
+	__u16 size;		/* the kernel spec's */
+	__u16 reserved;
+	__u8 val[16];
+	__u8 mask[16];
+};
+
+struct ovbtest_flow_info {
+	__u32 seq;		/* flows created so far, 0: none */
+	__u32 qp_num;
+	__u32 type;
+	__u32 flags;
+	__u16 priority;
+	__u8 num_of_specs;
+	__u8 port;
+	__u32 reserved;
+	struct ovbtest_flow_spec_rec specs[OVBTEST_FLOW_MAX_SPECS];
+};
 
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
