@@ -299,6 +299,8 @@ enum ovbtest_dmabuf_flags {
 };
 
 #define OVBTEST_DMABUF_MAX_PAGES	256
+
+/*
  * The objects of the XRC, WQ and flow steering verbs alive on the device
  * (selftests/hca/xrc.c, wq.c, flow.c; test: selftests/uverbs_hca_xrc.c),
  * from another method of the standard DEVICE object.
