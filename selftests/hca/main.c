@@ -138,6 +138,8 @@ static int __init ovbtest_init(void)
 	atomic_set(&dev->next_key, 1);
 	ida_init(&dev->qpn_ida);
 	ovbtest_mcast_init(dev);
+	spin_lock_init(&dev->stuck_lock);
+	INIT_LIST_HEAD(&dev->stuck);
 
 	/* No DMA device: ib_core's virtual DMA, as rxe. */
 	ret = ib_register_device(&dev->ibdev, OVBTEST_DEVICE_PREFIX "%d", NULL);
@@ -163,6 +165,8 @@ static void __exit ovbtest_exit(void)
 		atomic_read(&dev->live.qps) ||
 		atomic_read(&dev->live.mcast_groups) ||
 		atomic_read(&dev->live.mcast_attached));
+	/* Refused objects ib_uverbs gave up on are expected: not counted. */
+	ovbtest_stuck_free_all(dev);
 	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
 }
