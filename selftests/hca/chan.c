@@ -201,6 +201,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_INFO)(struct uverbs_attr_bundle 
 	info.qps = atomic_read(&dev->live.qps);
 	info.mcast_groups = atomic_read(&dev->live.mcast_groups);
 	info.mcast_attached = atomic_read(&dev->live.mcast_attached);
+	ovbtest_stuck_count(dev, &info.stuck, &info.stuck_orphans);
 	return uverbs_copy_to_struct_or_zero(attrs, OVBTEST_ATTR_DEVICE_INFO,
 					     &info, sizeof(info));
 }
@@ -294,5 +295,6 @@ const struct uapi_definition ovbtest_uapi_defs[] = {
 	UAPI_DEF_CHAIN(ovbtest_dmabuf_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_xrc_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_flow_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_stuck_uapi_defs),
 	{},
 };

@@ -161,6 +161,8 @@ static int __init ovbtest_init(void)
 	atomic_set(&dev->next_key, 1);
 	ida_init(&dev->qpn_ida);
 	ovbtest_mcast_init(dev);
+	spin_lock_init(&dev->stuck_lock);
+	INIT_LIST_HEAD(&dev->stuck);
 
 	ovbtest_dma_pdev = platform_device_register_simple(OVBTEST_DEVICE_PREFIX,
 							   PLATFORM_DEVID_NONE,
@@ -207,6 +209,8 @@ static void __exit ovbtest_exit(void)
 		atomic_read(&dev->live.wqs) ||
 		atomic_read(&dev->live.rwq_ind_tbls) ||
 		atomic_read(&dev->live.flows));
+	/* Refused objects ib_uverbs gave up on are expected: not counted. */
+	ovbtest_stuck_free_all(dev);
 	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
 	platform_device_unregister(ovbtest_dma_pdev);

@@ -4,10 +4,11 @@
  * contexts, PDs, CQs (nothing ever completes on them), MRs over pinned user
  * memory (re-registered in place or as a new MR, as mlx5), UD and RC QPs
  * without a data path, InfiniBand multicast groups with rdmavt's rules,
- * two mmap'able pages per context and a driver-defined copy channel object
+ * two mmap'able pages per context, a driver-defined copy channel object
  * whose COPY method moves bytes between two of the caller's MRs, as a
- * loopback HCA's RDMA WRITE would.  It implements disassociate_ucontext,
- * so it can be unloaded while users hold objects.
+ * loopback HCA's RDMA WRITE would, and an object whose destroy can fail.
+ * It implements disassociate_ucontext, so it can be unloaded while users
+ * hold objects.
  */
 #ifndef OVBTEST_H
 #define OVBTEST_H
@@ -17,6 +18,7 @@
 #include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
@@ -59,6 +61,10 @@ struct ovbtest_dev {
 	struct ida qpn_ida;		/* QP numbers from 2: 0 and 1 are SMI/GSI */
 	struct mutex mcast_lock;	/* the groups and their members */
 	struct list_head mcast_groups;
+	atomic_t next_stuck;
+	spinlock_t stuck_lock;		/* the list below */
+	/* STUCK objects not destroyed, leaked ones too (stuck.c) */
+	struct list_head stuck;
 };
 
 /* A page of the context that user space maps (counters or doorbell). */
@@ -209,5 +215,10 @@ extern const struct ib_device_ops ovbtest_wq_ops;
 /* flow.c: flow steering rules; the DEVICE_LAST_FLOW method */
 extern const struct ib_device_ops ovbtest_flow_ops;
 extern const struct uapi_definition ovbtest_flow_uapi_defs[];
+/* stuck.c: the object whose destroy fails */
+extern const struct uapi_definition ovbtest_stuck_uapi_defs[];
+void ovbtest_stuck_orphan(struct ovbtest_ucontext *uc);
+void ovbtest_stuck_free_all(struct ovbtest_dev *dev);
+void ovbtest_stuck_count(struct ovbtest_dev *dev, u32 *all, u32 *orphans);
 
 #endif /* OVBTEST_H */

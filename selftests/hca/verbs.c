@@ -80,6 +80,7 @@ static void ovbtest_dealloc_ucontext(struct ib_ucontext *ibuc)
 
 	rdma_user_mmap_entry_remove(&uc->doorbell->rdma_entry);
 	rdma_user_mmap_entry_remove(&uc->counters->rdma_entry);
+	ovbtest_stuck_orphan(uc);
 	atomic_dec(&to_odev(ibuc->device)->live.contexts);
 }
 

@@ -32,9 +32,16 @@
 #define OVBTEST_NS			(1U << 12)
 #define OVBTEST_ATTR_NS			(OVBTEST_NS + 2)
 
-/* Objects of the driver (one: a copy channel bound to a PD). */
+/*
+ * Objects of the driver: a copy channel bound to a PD, and an IDR object
+ * whose destroy can fail, as a real driver's can (DEVX when the firmware
+ * refuses): created with OVBTEST_STUCK_REFUSE, its destroy answers -EBUSY
+ * until ib_uverbs gives up on it at close (selftests/hca/stuck.c; test:
+ * selftests/uverbs_hca_leak.c).
+ */
 enum ovbtest_objects {
 	OVBTEST_OBJECT_CHAN = OVBTEST_NS,
+	OVBTEST_OBJECT_STUCK,
 };
 
 enum ovbtest_chan_methods {
@@ -112,6 +119,10 @@ struct ovbtest_device_info {
 	__u32 qps;		/* was reserved (0): the minimum size ends here */
 	__u32 mcast_groups;	/* multicast groups with a QP attached */
 	__u32 mcast_attached;	/* QP memberships over all groups */
+	/* STUCK objects the driver still holds (destroyed ones are gone) */
+	__u32 stuck;
+	/* ... of them, those whose context is gone: ib_uverbs leaked them */
+	__u32 stuck_orphans;
 };
 
 /* Driver data of the CHAN_CREATE method (UVERBS_ATTR_UHW). */
@@ -151,8 +162,10 @@ struct ovbtest_counters {
 /*
  * Method shapes that real drivers use (mlx5 DEVX), in their own objects
  * (selftests/hca/events.c, probe.c; test: selftests/uverbs_hca_methods.c).
- * Their ids start at OVBTEST_NS + 10, clear of the objects above (ib_uverbs
- * keys driver objects by 4 bits: OVBTEST_NS + 15 is the last one).
+ * Their ids start at OVBTEST_NS + 10, clear of the objects above.  ib_uverbs
+ * has 32 object keys, 20 of them for the core (6.1's uapi_key_obj(),
+ * UVERBS_API_OBJ_KEY_NUM_DRIVER): OVBTEST_NS + 11 is the last driver object,
+ * a device with OVBTEST_NS + 12 gets no uverbs device (-EOVERFLOW).
  */
 enum ovbtest_methods_objects {
 	/* An FD object with its own read() and poll(), like DEVX's async
@@ -219,6 +232,36 @@ enum ovbtest_probe_alloc_attrs {
 	 * first 8 and copies all of them out.
 	 */
 	OVBTEST_ATTR_PROBE_ALLOC_OUT = OVBTEST_ATTR_NS,
+};
+
+enum ovbtest_stuck_methods {
+	OVBTEST_METHOD_STUCK_CREATE = OVBTEST_NS,
+	OVBTEST_METHOD_STUCK_QUERY,
+	OVBTEST_METHOD_STUCK_DESTROY,
+};
+
+enum ovbtest_stuck_create_attrs {
+	OVBTEST_ATTR_STUCK_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
+	OVBTEST_ATTR_STUCK_CREATE_FLAGS,		/* FLAGS_IN ovbtest_stuck_flags, optional */
+	OVBTEST_ATTR_STUCK_CREATE_ID,			/* PTR_OUT __u32, optional */
+};
+
+enum ovbtest_stuck_query_attrs {
+	OVBTEST_ATTR_STUCK_QUERY_HANDLE = OVBTEST_ATTR_NS,	/* IDR READ */
+	OVBTEST_ATTR_STUCK_QUERY_ID,			/* PTR_OUT __u32 */
+};
+
+enum ovbtest_stuck_destroy_attrs {
+	OVBTEST_ATTR_STUCK_DESTROY_HANDLE = OVBTEST_ATTR_NS,	/* IDR DESTROY */
+};
+
+enum ovbtest_stuck_flags {
+	/*
+	 * Destroy fails with -EBUSY for every reason but an aborted create
+	 * (RDMA_REMOVE_ABORT: the object never reached user space) and
+	 * RDMA_REMOVE_DRIVER_FAILURE; without it the object dies normally.
+	 */
+	OVBTEST_STUCK_REFUSE = 1 << 0,
 };
 
 #define OVBTEST_MRS_MIN		1

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A driver object whose destroy keeps failing, through the test HCA
+ * driver's STUCK object (selftests/hca/stuck.c): a user DESTROY answers
+ * the driver's errno and leaves the handle alive; closing the uverbs file
+ * retries, then 6.1 WARNs in uverbs_destroy_ufile_hw() and forgets the
+ * object (RDMA_REMOVE_DRIVER_FAILURE: the driver's object leaks).  Our
+ * module must do the same, and the leak must show in the kernel log.
+ *
+ * The close runs inside an "ovb-expect:" window (qemu/dmesg-scan): that
+ * WARNING, and only it, does not fail the guest run; a run without it
+ * fails.  The case also reads it back from /dev/kmsg itself.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "hca_lib.h"
+
+/*
+ * The WARNING line of the teardown report on both stacks: "WARNING: CPU: 1
+ * PID: 321 at drivers/infiniband/core/rdma_core.c:940
+ * uverbs_destroy_ufile_hw+0xb5/0xd0 [ib_uverbs]" (ours: kernel/uobject.c).
+ * ERE and Python regex alike.
+ */
+#define LEAK_WARN_RE	"uverbs_destroy_ufile_hw\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[ib_uverbs\\]"
+
+static int open_dev(void)
+{
+	char path[PATH_MAX];
+
+	if (hca_dev_path(path, sizeof(path), 5000))
+		return -ENOENT;
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/* A uverbs file with a context; the fd or -errno. */
+static int open_ctx(void)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	int fd = open_dev(), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = hca_get_context(fd, &uctx);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/* STUCK_CREATE; the handle or -errno. */
+static int stuck_create(int fd, __u32 flags, __u32 *id)
+{
+	struct ioc c;
+	int ret;
+
+	hca_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HANDLE, 0);
+	ioc_in(&c, OVBTEST_ATTR_STUCK_CREATE_FLAGS, &flags, sizeof(flags));
+	if (id)
+		ioc_out(&c, OVBTEST_ATTR_STUCK_CREATE_ID, id, sizeof(*id));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+static int stuck_query(int fd, __u32 handle, __u32 *id)
+{
+	struct ioc c;
+
+	hca_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_QUERY);
+	ioc_obj(&c, OVBTEST_ATTR_STUCK_QUERY_HANDLE, handle);
+	ioc_out(&c, OVBTEST_ATTR_STUCK_QUERY_ID, id, sizeof(*id));
+	return ioc_call(fd, &c);
+}
+
+static int stuck_destroy(int fd, __u32 handle)
+{
+	struct ioc c;
+
+	hca_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_DESTROY);
+	ioc_obj(&c, OVBTEST_ATTR_STUCK_DESTROY_HANDLE, handle);
+	return ioc_call(fd, &c);
+}
+
+/* ---- the kernel log ------------------------------------------------- */
+
+static void kmsg_say(const char *fmt, const char *arg)
+{
+	char line[256];
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	snprintf(line, sizeof(line), fmt, arg);
+	if (write(fd, line, strlen(line)) < 0)
+		perror("/dev/kmsg");
+	close(fd);
+}
+
+/* A reader of the records logged from now on. */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* What the kernel logged since the last look. */
+struct kmsg_counts {
+	int warnings;		/* "WARNING:" records */
+	int leak_warnings;	/* ... of them, those matching LEAK_WARN_RE */
+	int freed;		/* ovbtest's "freed N STUCK object(s)" */
+};
+
+/*
+ * Reads the records logged since the last call: "prio,seq,time,flags;
+ * text", then continuation lines.  Our own markers are not counted.
+ */
+static struct kmsg_counts kmsg_scan(int fd)
+{
+	struct kmsg_counts n = {};
+	char rec[8192];
+	regex_t re;
+
+	if (regcomp(&re, LEAK_WARN_RE, REG_EXTENDED | REG_NOSUB))
+		abort();
+	for (;;) {
+		ssize_t len = read(fd, rec, sizeof(rec) - 1);
+		char *text, *nl;
+
+		if (len < 0 && errno == EPIPE)
+			continue;	/* overwritten records: skip them */
+		if (len <= 0)
+			break;
+		rec[len] = 0;
+		text = strchr(rec, ';');
+		if (!text)
+			continue;
+		text++;
+		nl = strchr(text, '\n');
+		if (nl)
+			*nl = 0;
+		if (strstr(text, "ovb-expect:"))
+			continue;
+		if (strstr(text, "WARNING:")) {
+			printf("# kmsg: %s\n", text);
+			fflush(stdout);
+			n.warnings++;
+			if (!regexec(&re, text, 0, NULL, 0))
+				n.leak_warnings++;
+		}
+		if (strstr(text, "ovbtest: freed "))
+			n.freed++;
+	}
+	regfree(&re);
+	return n;
+}
+
+static int hca_unload_wait(void)
+{
+	int i, ret = -EBUSY;
+
+	for (i = 0; i < 100; i++) {
+		ret = hca_unload();
+		if (ret != -EAGAIN && ret != -EWOULDBLOCK && ret != -EBUSY)
+			break;
+		usleep(20000);
+	}
+	return ret;
+}
+
+FIXTURE(leak) {
+	int fd;
+	int kmsg;
+	struct ovbtest_device_info base;
+};
+
+FIXTURE_SETUP(leak)
+{
+	int ret;
+
+	self->fd = -1;
+	self->kmsg = -1;
+	ret = hca_load();
+	if (ret == -ENOENT)
+		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
+	if (ret == -ENOEXEC)
+		SKIP(return, "ovbtest.ko was built for another kernel");
+	ASSERT_EQ(0, ret);
+	self->kmsg = kmsg_open();
+	ASSERT_LE(0, self->kmsg);
+	self->fd = open_ctx();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, hca_device_info(self->fd, &self->base));
+}
+
+FIXTURE_TEARDOWN(leak)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
+/* Without OVBTEST_STUCK_REFUSE the object dies as any other. */
+TEST_F(leak, destroyable)
+{
+	struct ovbtest_device_info info;
+	__u32 id = 0, qid = 0;
+	int h;
+
+	h = stuck_create(self->fd, 0, &id);
+	ASSERT_LE(0, h);
+	ASSERT_NE(0, id);
+	ASSERT_EQ(0, stuck_query(self->fd, h, &qid));
+	ASSERT_EQ(id, qid);
+	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(self->base.stuck + 1, info.stuck);
+	ASSERT_EQ(0, stuck_destroy(self->fd, h));
+	ASSERT_EQ(-ENOENT, stuck_query(self->fd, h, &qid));
+	ASSERT_EQ(-ENOENT, stuck_destroy(self->fd, h));
+	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(self->base.stuck, info.stuck);
+	/* One that lives to the close goes with it, silently. */
+	ASSERT_LE(0, stuck_create(self->fd, 0, NULL));
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, kmsg_scan(self->kmsg).warnings);
+}
+
+TEST_F(leak, unknown_flag)
+{
+	ASSERT_EQ(-EINVAL, stuck_create(self->fd, OVBTEST_STUCK_REFUSE << 1, NULL));
+}
+
+/*
+ * A create that fails after the object exists aborts it: the driver's
+ * destroy runs with RDMA_REMOVE_ABORT, which even a refusing object
+ * accepts (6.1 WARNs when an abort fails).
+ */
+TEST_F(leak, aborted_create)
+{
+	struct ovbtest_device_info info;
+	__u32 flags = OVBTEST_STUCK_REFUSE;
+	struct ioc c;
+
+	hca_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HANDLE, 0);
+	ioc_in(&c, OVBTEST_ATTR_STUCK_CREATE_FLAGS, &flags, sizeof(flags));
+	ioc_out(&c, OVBTEST_ATTR_STUCK_CREATE_ID, (void *)8, sizeof(__u32));
+	ASSERT_EQ(-EFAULT, ioc_call(self->fd, &c));
+	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(self->base.stuck, info.stuck);
+	ASSERT_EQ(0, kmsg_scan(self->kmsg).warnings);
+}
+
+/*
+ * The leak: DESTROY answers EBUSY and keeps the handle; the close WARNs
+ * once in uverbs_destroy_ufile_hw and leaves the object to the driver;
+ * the device serves a new context, and the module unloads without
+ * another report.
+ */
+TEST_F(leak, refused_destroy_leaks_at_close)
+{
+	struct ovbtest_device_info info;
+	struct kmsg_counts log;
+	__u32 id = 0, qid = 0;
+	int h, pd, fd;
+
+	pd = raw_alloc_pd(self->fd);
+	ASSERT_LE(0, pd);
+	h = stuck_create(self->fd, OVBTEST_STUCK_REFUSE, &id);
+	ASSERT_LE(0, h);
+
+	/* The driver's errno, the handle untouched, as often as asked. */
+	ASSERT_EQ(-EBUSY, stuck_destroy(self->fd, h));
+	ASSERT_EQ(-EBUSY, stuck_destroy(self->fd, h));
+	ASSERT_EQ(0, stuck_query(self->fd, h, &qid));
+	ASSERT_EQ(id, qid);
+	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(self->base.stuck + 1, info.stuck);
+	ASSERT_EQ(self->base.stuck_orphans, info.stuck_orphans);
+	ASSERT_EQ(self->base.pds + 1, info.pds);
+
+	/* The close: the PD goes, the object cannot, the core gives up. */
+	kmsg_say("ovb-expect: begin %s\n", LEAK_WARN_RE);
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	kmsg_say("ovb-expect: end\n", NULL);
+	log = kmsg_scan(self->kmsg);
+	ASSERT_EQ(1, log.leak_warnings);
+	ASSERT_EQ(1, log.warnings);
+
+	/* The device lives on; the driver still holds the leaked object. */
+	fd = open_ctx();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, hca_device_info(fd, &info));
+	ASSERT_EQ(self->base.pds, info.pds);
+	ASSERT_EQ(self->base.contexts, info.contexts);
+	ASSERT_EQ(self->base.stuck + 1, info.stuck);
+	ASSERT_EQ(self->base.stuck_orphans + 1, info.stuck_orphans);
+	pd = raw_alloc_pd(fd);
+	ASSERT_LE(0, pd);
+	h = stuck_create(fd, 0, NULL);
+	ASSERT_LE(0, h);
+	ASSERT_EQ(0, stuck_destroy(fd, h));
+	ASSERT_EQ(0, close(fd));
+
+	/* The module frees what ib_uverbs forgot and goes quietly. */
+	ASSERT_EQ(0, hca_unload_wait());
+	ASSERT_FALSE(hca_loaded());
+	log = kmsg_scan(self->kmsg);
+	ASSERT_EQ(1, log.freed);
+	ASSERT_EQ(0, log.warnings);
+}
+
+TEST_HARNESS_MAIN
