@@ -205,7 +205,8 @@ TEST_F(hca, chan_create_checks)
 	/* a method of the driver's object that does not exist */
 	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_COPY + 1);
 	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN + 1, OVBTEST_METHOD_CHAN_CREATE);
+	/* a driver object id the driver does not define (see ovbtest-abi.h) */
+	hca_ioc_init(&c, OVBTEST_NS + 9, OVBTEST_METHOD_CHAN_CREATE);
 	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
 }
 
