@@ -178,7 +178,9 @@ BENCH_CONTROL_ROUNDS ?= 6
 BENCH_REPS ?= 3
 BENCH_MIN_TIME ?= 0.2
 BENCH_UCOST_ITERS ?= 300
-BENCH_SECTIONS ?= limits control datapath ucost umem
+BENCH_SECTIONS ?= limits control datapath ucost umem load
+BENCH_LOAD_ROUNDS ?= 2
+BENCH_LOAD_SECONDS ?= 1
 BENCH_TIMEOUT ?= 3600
 # Debian's python3 (python3-matplotlib draws the chart), not one from PATH.
 BENCH_PYTHON ?= /usr/bin/python3
@@ -193,7 +195,7 @@ bench: kernel userspace bench-programs
 	$(TOP)/qemu/run --uverbs=none --mem=3072 --timeout $(BENCH_TIMEOUT) -- \
 		env BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONTROL_ROUNDS=$(BENCH_CONTROL_ROUNDS) \
 		BENCH_REPS=$(BENCH_REPS) BENCH_MIN_TIME=$(BENCH_MIN_TIME) BENCH_UCOST_ITERS=$(BENCH_UCOST_ITERS) \
-		BENCH_SECTIONS="$(BENCH_SECTIONS)" $(TOP)/bench/guest \
+		BENCH_LOAD_ROUNDS=$(BENCH_LOAD_ROUNDS) BENCH_LOAD_SECONDS=$(BENCH_LOAD_SECONDS) BENCH_SECTIONS="$(BENCH_SECTIONS)" $(TOP)/bench/guest \
 		2> >(tee $(BUILD)/bench/qemu-run.log >&2) || status=$$?; \
 	run=$$(sed -n 's|.*, log \(.*\)/console.log$$|\1|p' $(BUILD)/bench/qemu-run.log); \
 	cp -r $$run/share/bench $(BUILD)/bench/raw || exit 1; \
