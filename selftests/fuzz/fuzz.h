@@ -139,6 +139,7 @@ struct fz {
 	unsigned int ioctl_share;	/* percent of commands sent by ioctl */
 	int lockdep;		/* a lockdep kernel: steer (quirks.c) */
 	int kmemleak;		/* a kmemleak kernel: steer (quirks.c) */
+	int concurrent;		/* threads.c: steer (quirks.c) */
 };
 
 /* main.c: what the concurrent mode runs */
@@ -180,6 +181,7 @@ void fz_steer_intree(struct fz_msg *m);
 int fz_kernel_has_lockdep(void);
 int fz_kernel_has_kmemleak(void);
 void fz_steer_debug_kernel(struct fz *fz, struct fz_msg *m);
+void fz_steer_concurrent(struct fz_msg *m);
 
 /* threads.c */
 struct fz_conc {

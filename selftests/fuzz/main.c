@@ -355,6 +355,8 @@ static int one_command(struct fz *fz, uint64_t n)
 		fz_steer_intree(&m);
 	if (fz->lockdep || fz->kmemleak)
 		fz_steer_debug_kernel(fz, &m);
+	if (fz->concurrent)
+		fz_steer_concurrent(&m);
 	fz->dump = fz->dump_at == n + 1;
 	ret = submit(fz, f, &m, &count, &resp_at);
 	fz->st.commands++;

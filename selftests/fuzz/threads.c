@@ -111,6 +111,7 @@ static void init_fz(struct fz *fz, const struct fz *proto,
 	memset(fz->walks, 0, sizeof(fz->walks));
 	fz->next_walk = 0;
 	fz->digest = 0;
+	fz->concurrent = 1;
 	seed_stream(fz, seed, who);
 }
 
