@@ -25,6 +25,10 @@ QEMU_TIMEOUT ?= 3000
 # per seed whose results must be the same on both stacks.
 FUZZ_SECONDS ?= 1800
 FUZZ_SEED ?=
+# make fuzz FUZZ_THREADS=N [FUZZ_PROCS=M]: the concurrent mode instead
+# (N threads and M forked processes on the same files; invariants only).
+FUZZ_THREADS ?=
+FUZZ_PROCS ?=
 FUZZ_SEEDS ?= 1 2 3 4 5 6 7 8
 FUZZ_COUNT ?= 6000
 JOBS ?= $(shell nproc)
@@ -50,6 +54,7 @@ help:
 	@echo "make kernel-flavors  compile for the cloud-amd64 and rt-amd64 headers too"
 	@echo "make qemu-test KERNEL=debug  the same on a KASAN/lockdep kernel built here (long)"
 	@echo "make fuzz        the ABI fuzzer in QEMU for FUZZ_SECONDS (KERNEL=debug, UVERBS=, FUZZ_SEED=)"
+	@echo "                 FUZZ_THREADS=N FUZZ_PROCS=M: concurrent mode, N threads + M processes on shared files"
 	@echo "make fuzz-compare  the fuzzer's results for FUZZ_SEEDS on both stacks, compared"
 	@echo "make kabi-check  compare exported symbol CRCs with the kernel's Module.symvers"
 	@echo "make check       checkpatch + sparse on the kernel module"
@@ -135,7 +140,9 @@ endif
 	$(TOP)/qemu/run --kernel=$(KERNEL) --uverbs=$(UVERBS) --hca=rxe \
 		--timeout $$(( $(FUZZ_SECONDS) + 600 )) -- \
 		$(BUILD)/selftests/uverbs_fuzz --seconds $(FUZZ_SECONDS) \
-		$(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
+		$(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) \
+		$(if $(FUZZ_THREADS),--threads $(FUZZ_THREADS)) \
+		$(if $(FUZZ_PROCS),--procs $(FUZZ_PROCS))
 
 # Differential: every command's result must be the in-tree module's.
 fuzz-compare: kernel selftests

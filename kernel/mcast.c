@@ -28,6 +28,41 @@
 
 #include "uverbs.h"
 
+/*
+ * Every attach and detach that reaches a driver goes one at a time.
+ * rdma_rxe 6.1 races with itself: an attach that found a GID's group can
+ * join it after a concurrent detach of the group's last other QP has
+ * taken it out of the tree; the attach succeeds (ib_core counts it in
+ * qp->usecnt) and no detach ever finds the group again, so the QP can
+ * never be destroyed (WARN and leak at close; the in-tree stack oopses in
+ * `rdma res show` afterwards).  Multicast membership changes are rare;
+ * one lock for the module costs nothing and keeps any driver's group
+ * bookkeeping out of that race.  Taken inside uqp->mcast_lock.
+ */
+static DEFINE_MUTEX(uverbs_mcast_driver_lock);
+
+static int uverbs_mcast_driver_attach(struct ib_qp *qp, union ib_gid *gid,
+				      u16 lid)
+{
+	int ret;
+
+	mutex_lock(&uverbs_mcast_driver_lock);
+	ret = ib_attach_mcast(qp, gid, lid);
+	mutex_unlock(&uverbs_mcast_driver_lock);
+	return ret;
+}
+
+static int uverbs_mcast_driver_detach(struct ib_qp *qp, union ib_gid *gid,
+				      u16 lid)
+{
+	int ret;
+
+	mutex_lock(&uverbs_mcast_driver_lock);
+	ret = ib_detach_mcast(qp, gid, lid);
+	mutex_unlock(&uverbs_mcast_driver_lock);
+	return ret;
+}
+
 static struct ib_uverbs_mcast_entry *
 uverbs_mcast_find(struct ib_uqp_object *uqp, const u8 *gid, u16 lid)
 {
@@ -92,7 +127,7 @@ static int uverbs_mcast_add(struct ib_qp *qp, struct ib_uqp_object *uqp,
 
 	if (!uverbs_mcast_find_gid(uqp, gid, true) ||
 	    !uverbs_mcast_lid_ignored(qp)) {
-		ret = ib_attach_mcast(qp, &mcast->gid, lid);
+		ret = uverbs_mcast_driver_attach(qp, &mcast->gid, lid);
 		mcast->holds = !ret;
 		mcast->driver_lid = lid;
 	}
@@ -121,8 +156,8 @@ static int uverbs_mcast_remove(struct ib_qp *qp, struct ib_uqp_object *uqp,
 			alias->holds = true;
 			alias->driver_lid = mcast->driver_lid;
 		} else {
-			ret = ib_detach_mcast(qp, &mcast->gid,
-					      mcast->driver_lid);
+			ret = uverbs_mcast_driver_detach(qp, &mcast->gid,
+							 mcast->driver_lid);
 		}
 	}
 	kfree(mcast);
@@ -181,7 +216,8 @@ void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj)
 
 	list_for_each_entry_safe(mcast, tmp, &uobj->mcast_list, list) {
 		if (mcast->holds)
-			ib_detach_mcast(qp, &mcast->gid, mcast->driver_lid);
+			uverbs_mcast_driver_detach(qp, &mcast->gid,
+						   mcast->driver_lid);
 		list_del(&mcast->list);
 		kfree(mcast);
 	}

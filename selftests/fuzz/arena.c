@@ -18,8 +18,12 @@
 /* Far from where the loader and mmap put things on x86-64. */
 #define ARENA_BASE	0x3e0000000000ul
 
-int arena_init(struct fz_arena *a)
+/* Apart enough that no length the fuzzer uses reaches the next slot. */
+#define ARENA_SLOT	(1ul << 32)
+
+int arena_init(struct fz_arena *a, unsigned int slot)
 {
+	char *at = (char *)ARENA_BASE + slot * ARENA_SLOT;
 	size_t size = MR_SPAN + REQ_SPAN + PAGE + RESP_SPAN + PAGE + PAGE +
 		      PAGE;
 	/*
@@ -27,12 +31,12 @@ int arena_init(struct fz_arena *a)
 	 * arena address) lands on the same memory in every run: replays and
 	 * the cross-stack digests must not depend on where ASLR put us.
 	 */
-	char *p = mmap((void *)ARENA_BASE, size, PROT_READ | PROT_WRITE,
+	char *p = mmap(at, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return -1;
-	if (p != (char *)ARENA_BASE) {	/* a kernel that ignores the flag */
+	if (p != at) {	/* a kernel that ignores the flag */
 		munmap(p, size);
 		errno = EEXIST;
 		return -1;

@@ -9,6 +9,7 @@
  *   arena.c   the memory requests, responses and MRs point into
  *   ioctl.c   the RDMA_VERBS_IOCTL calls: a method table, their mutations
  *   quirks.c  upstream bugs the fuzzer steers around on the in-tree stack
+ *   threads.c the concurrent mode: threads and processes on shared files
  */
 #ifndef FUZZ_H
 #define FUZZ_H
@@ -119,11 +120,12 @@ struct fz_stats {
 	uint64_t errnos[160];
 	uint64_t per_cmd_ok[64];
 	uint64_t ioctls, per_ioctl_ok[32];
+	uint64_t errno_other;	/* errnos beyond errnos[] (none >= 512) */
 };
 
 struct fz {
 	struct prng rng;
-	struct fz_file files[FZ_NFILES];
+	struct fz_file *files;	/* FZ_NFILES, shared by the threads */
 	struct fz_arena arena;
 	struct fz_stats st;
 	uint8_t gid[16];	/* GID 0 of port 1: a resolvable AH target */
@@ -137,17 +139,29 @@ struct fz {
 	unsigned int ioctl_share;	/* percent of commands sent by ioctl */
 	int lockdep;		/* a lockdep kernel: steer (quirks.c) */
 	int kmemleak;		/* a kmemleak kernel: steer (quirks.c) */
+	int concurrent;		/* threads.c: steer (quirks.c) */
 };
 
+/* main.c: what the concurrent mode runs */
+int fz_step(struct fz *fz, uint64_t n);
+int fz_file_open(struct fz_file *f);
+void fz_file_close(struct fz *fz, struct fz_file *f);
+void fz_cycle_file(struct fz *fz, struct fz_file *f);
+double fz_now(void);
+
 /* pool.c */
+void fz_set_shared(int shared);
+void fz_lock(void);
+void fz_unlock(void);
 void pool_add(struct fz_pool *p, uint32_t h);
 void pool_remove(struct fz_pool *p, uint32_t h);
 int pool_pick(struct fz *fz, struct fz_file *f, enum fz_obj t, uint32_t *h);
+int pool_take(struct fz *fz, struct fz_file *f, enum fz_obj t, uint32_t *h);
 uint32_t fz_handle(struct fz *fz, struct fz_file *f, enum fz_obj t);
 int fz_channel_fd(struct fz *fz, struct fz_file *f);
 
-/* arena.c */
-int arena_init(struct fz_arena *a);
+/* arena.c: slot 0 for the single-threaded run, one more per thread/process */
+int arena_init(struct fz_arena *a, unsigned int slot);
 uint64_t arena_bad_ptr(struct fz *fz);
 uint64_t arena_mr_addr(struct fz *fz, uint64_t *len);
 #define ARENA_RESP_SPAN	(2 * 4096ul)
@@ -167,6 +181,24 @@ void fz_steer_intree(struct fz_msg *m);
 int fz_kernel_has_lockdep(void);
 int fz_kernel_has_kmemleak(void);
 void fz_steer_debug_kernel(struct fz *fz, struct fz_msg *m);
+void fz_steer_concurrent(struct fz_msg *m);
+
+/* threads.c */
+struct fz_conc {
+	unsigned int threads, procs;
+	double seconds;
+	uint64_t count;		/* commands per thread (0: by time) */
+	uint64_t seed;
+	/* results */
+	int fails;		/* kernel-internal errno, short write, crash */
+	int hung;		/* a thread or process that never finished */
+	uint64_t proc_runs;	/* processes forked and reaped */
+	uint64_t thread_cmds, proc_cmds;
+	uint64_t fds_passed;
+};
+int fz_concurrent(struct fz *fz, struct fz_conc *c);
+int fz_unexpected_errnos(const struct fz_stats *st);
+int fz_close_lost_fds(void);
 
 /* cmds.c helpers the mutations share */
 uint32_t fz_random_word(struct fz *fz);

@@ -432,7 +432,7 @@ const char *fz_ioctl_method_name(unsigned int id)
  */
 int fz_ioctl(struct fz *fz, struct fz_file *f, int mutated, unsigned int *id)
 {
-	static struct io_call c;
+	static __thread struct io_call c;
 	const struct io_method *m = &io_methods[RND(NMETHODS)];
 	char *in, *out;
 	void *at;

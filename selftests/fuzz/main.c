@@ -2,6 +2,7 @@
 /*
  * uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--steer]
  *             [--dump N] [--ioctl PERCENT] [--device PATH]
+ *             [--threads N] [--procs N]
  *
  * Sends a seeded stream of random and mutated write() commands and
  * RDMA_VERBS_IOCTL calls (PERCENT of them, default 30; ioctl.c), plus
@@ -14,6 +15,11 @@
  * bugs (quirks.c) on our stack too, so that the traces and the digest of
  * one seed can be compared between the two stacks; --dump N prints the
  * bytes of command N as written.
+ *
+ * --threads N / --procs N: the concurrent mode instead (threads.c), N
+ * threads and N short-lived processes on the same files; no digest there,
+ * only invariants.  Without --count, --seconds, --threads and --procs (the
+ * suite's run): 20 s single-threaded, then 20 s with 4 threads + 2 procs.
  *
  * TAP output; it fails when a write() returns a kernel-internal errno
  * (>= 512) or a short count, or when the objects or pinned pages are not
@@ -43,7 +49,7 @@ static const char *device = "/dev/infiniband/uverbs0";
 static const char *const res_types[] = { "pd", "cq", "qp", "mr", "srq" };
 #define NRES (sizeof(res_types) / sizeof(res_types[0]))
 
-static uint64_t last_mmap_offset;
+static __thread uint64_t last_mmap_offset;
 
 static void digest(struct fz *fz, uint64_t v)
 {
@@ -60,44 +66,75 @@ static void close_pool_fds(struct fz_pool *p)
 	int i;
 
 	for (i = 0; i < p->nlive; i++)
-		close((int)p->live[i]);
+		if (p->live[i] > 2)
+			close((int)p->live[i]);
 	p->nlive = 0;
 }
 
-static int file_open(struct fz_file *f)
+/*
+ * Opens @f afresh (empty pools).  Threads may cycle one file at once
+ * (threads.c): the bookkeeping changes under fz_lock(), and of two
+ * reopens of one closed file the first wins, the other closes its fd.
+ */
+int fz_file_open(struct fz_file *f)
 {
+	int fd = open(device, O_RDWR | O_CLOEXEC), err = errno;
+
+	fz_lock();
+	if (f->fd >= 0) {
+		fz_unlock();
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
 	memset(f, 0, sizeof(*f));
 	f->async_fd = -1;
-	f->fd = open(device, O_RDWR | O_CLOEXEC);
-	return f->fd < 0 ? -errno : 0;
+	f->fd = fd;
+	fz_unlock();
+	return fd < 0 ? -err : 0;
 }
 
-/* Close with everything alive; channels before or after the file. */
-static void file_close(struct fz *fz, struct fz_file *f)
+/*
+ * Close with everything alive; channels before or after the file.  The
+ * fds are taken out of @f first, so that only one thread closes them;
+ * others may still be using the numbers: that is the race wanted.
+ */
+void fz_file_close(struct fz *fz, struct fz_file *f)
 {
-	int channels_first = ONE_IN(2);
+	int channels_first = ONE_IN(2), fd, async_fd;
+	struct fz_pool channels;
 
-	if (channels_first)
-		close_pool_fds(&f->pool[FZ_CHANNEL]);
-	close(f->fd);
-	if (f->async_fd >= 0)
-		close(f->async_fd);
-	if (!channels_first)
-		close_pool_fds(&f->pool[FZ_CHANNEL]);
+	fz_lock();
+	channels = f->pool[FZ_CHANNEL];
+	f->pool[FZ_CHANNEL].nlive = 0;
+	fd = f->fd;
+	async_fd = f->async_fd;
 	f->fd = -1;
+	f->async_fd = -1;
+	fz_unlock();
+	if (channels_first)
+		close_pool_fds(&channels);
+	if (fd > 2)	/* never 0-2, whatever a race left in @f */
+		close(fd);
+	if (async_fd > 2)
+		close(async_fd);
+	if (!channels_first)
+		close_pool_fds(&channels);
 }
 
 static const struct fz_cmd *pick_cmd(struct fz *fz, struct fz_file *f)
 {
 	static unsigned int total;
-	unsigned int r;
+	unsigned int r, sum = 0;
 	size_t i;
 
 	if (!f->has_ctx && !ONE_IN(10))
 		return &fz_cmds[0];	/* GET_CONTEXT */
-	if (!total)
+	if (!total) {	/* threads may get here at once */
 		for (i = 0; i < fz_ncmds; i++)
-			total += fz_cmds[i].weight;
+			sum += fz_cmds[i].weight;
+		total = sum;
+	}
 	r = RND(total);
 	for (i = 0; r >= fz_cmds[i].weight; i++)
 		r -= fz_cmds[i].weight;
@@ -221,6 +258,7 @@ static void account(struct fz *fz, struct fz_file *f, const struct fz_msg *m,
 	int in_arena = resp_at >= (uintptr_t)a->resp &&
 		       resp_at + 8 <= (uintptr_t)a->resp + ARENA_RESP_SPAN;
 	uint32_t h;
+	int old;
 
 	if (!c)
 		return;
@@ -229,10 +267,13 @@ static void account(struct fz *fz, struct fz_file *f, const struct fz_msg *m,
 		struct ib_uverbs_get_context_resp r;
 
 		memcpy(&r, resp, sizeof(r) <= 8 ? sizeof(r) : 8);
-		if (f->async_fd >= 0)
-			close(f->async_fd);
+		fz_lock();
+		old = f->async_fd;
 		f->async_fd = (int)r.async_fd;
 		f->has_ctx = 1;
+		fz_unlock();
+		if (old > 2)
+			close(old);
 		return;
 	}
 	if (c->creates != FZ_NOBJ && in_arena &&
@@ -286,6 +327,8 @@ static int one_ioctl(struct fz *fz, struct fz_file *f, uint64_t n)
 	}
 	if (-ret < (int)(sizeof(fz->st.errnos) / sizeof(fz->st.errnos[0])))
 		fz->st.errnos[-ret]++;
+	else
+		fz->st.errno_other++;
 	return 0;
 }
 
@@ -293,7 +336,7 @@ static int one_command(struct fz *fz, uint64_t n)
 {
 	struct fz_file *f = &fz->files[RND(FZ_NFILES)];
 	const struct fz_cmd *c;
-	static struct fz_msg m;
+	static __thread struct fz_msg m;
 	uint64_t resp_at = 0;
 	size_t count = 0;
 	ssize_t ret;
@@ -312,6 +355,8 @@ static int one_command(struct fz *fz, uint64_t n)
 		fz_steer_intree(&m);
 	if (fz->lockdep || fz->kmemleak)
 		fz_steer_debug_kernel(fz, &m);
+	if (fz->concurrent)
+		fz_steer_concurrent(&m);
 	fz->dump = fz->dump_at == n + 1;
 	ret = submit(fz, f, &m, &count, &resp_at);
 	fz->st.commands++;
@@ -340,6 +385,8 @@ static int one_command(struct fz *fz, uint64_t n)
 	}
 	if (-ret < (ssize_t)(sizeof(fz->st.errnos) / sizeof(fz->st.errnos[0])))
 		fz->st.errnos[-ret]++;
+	else
+		fz->st.errno_other++;
 	return 0;
 }
 
@@ -377,10 +424,10 @@ static void op_mmap(struct fz *fz, struct fz_file *f)
 	munmap((void *)p, len);
 }
 
-static void op_cycle_file(struct fz *fz, struct fz_file *f)
+void fz_cycle_file(struct fz *fz, struct fz_file *f)
 {
-	file_close(fz, f);
-	if (file_open(f))
+	fz_file_close(fz, f);
+	if (fz_file_open(f))
 		printf("# reopen: %s\n", strerror(errno));
 	fz->st.file_cycles++;
 }
@@ -412,16 +459,24 @@ static void other_op(struct fz *fz)
 		op_read_events(fz, f);
 	else if (r < 70)
 		op_mmap(fz, f);
-	else if (r < 85 && !pool_pick(fz, f, FZ_CHANNEL, &h)) {
-		close((int)h);
-		pool_remove(&f->pool[FZ_CHANNEL], h);
+	else if (r < 85 && !pool_take(fz, f, FZ_CHANNEL, &h)) {
+		if (h > 2)
+			close((int)h);
 	} else if (r < 97)
-		op_cycle_file(fz, f);
+		fz_cycle_file(fz, f);
 	else
 		op_fork(fz, f);
 }
 
-static double now(void)
+/* One step of the loop: now and then another operation, then a command. */
+int fz_step(struct fz *fz, uint64_t n)
+{
+	if (ONE_IN(200))
+		other_op(fz);
+	return one_command(fz, n);
+}
+
+double fz_now(void)
 {
 	struct timespec ts;
 
@@ -457,21 +512,156 @@ static int read_gid0(uint8_t gid[16])
 	return 0;
 }
 
+static int open_files(struct fz *fz)
+{
+	int i;
+
+	for (i = 0; i < FZ_NFILES; i++) {
+		fz->files[i].fd = -1;
+		if (fz_file_open(&fz->files[i])) {
+			printf("Bail out! open %s: %s\n", device,
+			       strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void print_stats(const struct fz_stats *st)
+{
+	int i;
+
+	printf("# errnos:");
+	for (i = 0; i < 160; i++)
+		if (st->errnos[i])
+			printf(" %s=%" PRIu64, strerrorname_np(i) ?: "?",
+			       st->errnos[i]);
+	printf("\n# succeeded per command:");
+	for (i = 0; i < (int)fz_ncmds; i++)
+		if (st->per_cmd_ok[i])
+			printf(" %s=%" PRIu64, fz_cmds[i].name,
+			       st->per_cmd_ok[i]);
+	printf("\n# ioctl calls %" PRIu64 ", succeeded per method:", st->ioctls);
+	for (i = 0; i < (int)fz_ioctl_nmethods(); i++)
+		if (st->per_ioctl_ok[i])
+			printf(" %s=%" PRIu64, fz_ioctl_method_name(i),
+			       st->per_ioctl_ok[i]);
+	printf("\n");
+}
+
+/* ib_uverbs's module reference count, -1 if unknown. */
+static int module_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/ib_uverbs/refcnt", "r");
+	int n = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * The end checks, test points @test and @test + 1: every object gone (and,
+ * when @refcnt is not -1, the module's references back to it), no pinned
+ * memory.  Returns how many failed.
+ */
+static int end_checks(const int *base, int refcnt, int test, const char *what)
+{
+	int i, after, leaks = 0;
+	long pin;
+
+	for (i = 0; i < (int)NRES; i++) {
+		after = raw_res_count(res_types[i]);
+		if (after != base[i]) {
+			printf("# %s: %d before, %d after closing every file\n",
+			       res_types[i], base[i], after);
+			leaks++;
+		}
+	}
+	if (refcnt != -1 && module_refcnt() != refcnt) {
+		printf("# ib_uverbs refcnt %d before, %d after\n", refcnt,
+		       module_refcnt());
+		leaks++;
+	}
+	printf("%sok %d every object is gone once the files are closed%s\n",
+	       leaks ? "not " : "", test, what);
+	pin = raw_vm_pin_kb();
+	if (pin)
+		printf("# VmPin %ld kB after closing every file\n", pin);
+	printf("%sok %d no pinned memory left%s\n", pin ? "not " : "",
+	       test + 1, what);
+	return !!leaks + !!pin;
+}
+
+/*
+ * The concurrent phase (threads.c), test points @test to @test + 3.
+ * Returns how many failed.
+ */
+static int run_concurrent(struct fz *fz, struct fz_conc *c, const int *base,
+			  int refcnt, int test)
+{
+	int bad, lost, fails = 0, i;
+	double start = fz_now(), took;
+
+	if (open_files(fz))
+		exit(1);
+	memset(&fz->st, 0, sizeof(fz->st));
+	fz_concurrent(fz, c);
+	took = fz_now() - start;
+	if (c->hung) {
+		/* a thread stuck in the kernel: nothing after this is sound */
+		printf("not ok %d every thread and process finishes (concurrent)\n",
+		       test + 1);
+		printf("Bail out! a thread or process hung (its kernel stack is above)\n");
+		fflush(stdout);
+		_exit(1);
+	}
+	for (i = 0; i < FZ_NFILES; i++)
+		fz_file_close(fz, &fz->files[i]);
+	lost = fz_close_lost_fds();
+	printf("# concurrent, seed %" PRIu64 ": %u threads + %u processes (%"
+	       PRIu64 " forked, %" PRIu64 " fd passings): %" PRIu64
+	       " commands (%" PRIu64 " succeeded, %" PRIu64 " mutated), %"
+	       PRIu64 " other operations, %" PRIu64
+	       " file cycles in %.1f s: %.0f commands/s\n", c->seed, c->threads,
+	       c->procs, c->proc_runs, c->fds_passed, fz->st.commands,
+	       fz->st.ok, fz->st.mutated, fz->st.other_ops,
+	       fz->st.file_cycles, took, fz->st.commands / took);
+	printf("# commands by the threads %" PRIu64 ", by the processes %"
+	       PRIu64 "\n", c->thread_cmds, c->proc_cmds);
+	if (lost)
+		printf("# %d fds lost by the bookkeeping's races closed at the end\n",
+		       lost);
+	print_stats(&fz->st);
+	bad = fz_unexpected_errnos(&fz->st);
+	printf("%sok %d no kernel-internal or unexpected errno, short write or crash (concurrent)\n",
+	       c->fails || bad ? "not " : "", test);
+	fails += c->fails || bad;
+	printf("ok %d every thread and process finishes (concurrent)\n",
+	       test + 1);
+	return fails + end_checks(base, refcnt, test + 2, " (concurrent)");
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--steer] [--dump N] [--ioctl PERCENT] [--device PATH]\n");
+	fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--count M] [--seconds S] [--trace] [--steer] [--dump N] [--ioctl PERCENT] [--device PATH] [--threads N] [--procs N]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
+	static struct fz_file files[FZ_NFILES];
 	static struct fz fzs;
 	struct fz *fz = &fzs;
+	struct fz_conc conc = {};
 	uint64_t seed = 0, count = 0, n;
 	double seconds = 0, start, end;
-	int base[NRES], after[NRES], i, fails = 0, leaks = 0, steer = 0;
-	long pin;
+	int base[NRES], i, fails = 0, steer = 0, single, failed, refcnt;
 
+	fz->files = files;
 	fz->ioctl_share = 30;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--seed") && i + 1 < argc)
@@ -490,6 +680,10 @@ int main(int argc, char **argv)
 			steer = 1;
 		else if (!strcmp(argv[i], "--ioctl") && i + 1 < argc)
 			fz->ioctl_share = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			conc.threads = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--procs") && i + 1 < argc)
+			conc.procs = strtoul(argv[++i], NULL, 0);
 		else
 			usage();
 	}
@@ -498,17 +692,31 @@ int main(int argc, char **argv)
 		if (!seed)
 			seed = 1;
 	}
-	if (!count && !seconds)
+	/*
+	 * Without --threads/--procs: the single-threaded stream; without a
+	 * length either (the suite's run): 20 s of it, then 20 s of 4 threads
+	 * and 2 processes.
+	 */
+	single = !conc.threads && !conc.procs;
+	if (!count && !seconds) {
 		seconds = 20;
-	if (fz->ioctl_share > 100)
+		if (single) {
+			conc.threads = 4;
+			conc.procs = 2;
+		}
+	}
+	if (fz->ioctl_share > 100 || conc.threads > 16 || conc.procs > 16)
 		usage();
+	conc.seconds = seconds;
+	conc.count = count;
+	conc.seed = seed;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
 	if (access(device, F_OK)) {
 		printf("1..0 # SKIP %s missing: no RDMA device\n", device);
 		return 4;
 	}
-	printf("1..3\n");
+	printf("1..%d\n", (single ? 3 : 0) + (conc.threads || conc.procs ? 4 : 0));
 	printf("# seed %" PRIu64 " (replay: uverbs_fuzz --seed %" PRIu64
 	       " --count N)\n", seed, seed);
 	prng_seed(&fz->rng, seed);
@@ -522,73 +730,44 @@ int main(int argc, char **argv)
 		printf("# debug kernel:%s%s keep a writable response (rdma_rxe bugs, quirks.c)\n",
 		       fz->lockdep ? " RC QP creates" : "",
 		       fz->kmemleak ? " CQ creates" : "");
-	if (arena_init(&fz->arena) || read_gid0(fz->gid)) {
+	if (arena_init(&fz->arena, 0) || read_gid0(fz->gid)) {
 		printf("Bail out! arena or GID setup failed: %s\n",
 		       strerror(errno));
 		return 1;
 	}
 	for (i = 0; i < (int)NRES; i++)
 		base[i] = raw_res_count(res_types[i]);
-	for (i = 0; i < FZ_NFILES; i++)
-		if (file_open(&fz->files[i])) {
-			printf("Bail out! open %s: %s\n", device,
-			       strerror(errno));
-			return 1;
-		}
+	refcnt = module_refcnt();
+	if (!single)
+		return run_concurrent(fz, &conc, base, refcnt, 1) ? 1 : 0;
+	if (open_files(fz))
+		return 1;
 
-	start = now();
+	start = fz_now();
 	end = seconds ? start + seconds : 0;
 	for (n = 0; !count || n < count; n++) {
-		if (end && !(n & 63) && now() >= end)
+		if (end && !(n & 63) && fz_now() >= end)
 			break;
-		if (ONE_IN(200))
-			other_op(fz);
-		if (one_command(fz, n))
+		if (fz_step(fz, n))
 			fails++;
 		if (n && !(n % 20000))
 			printf("# %" PRIu64 " commands, %.0f s\n", n,
-			       now() - start);
+			       fz_now() - start);
 	}
 	for (i = 0; i < FZ_NFILES; i++)
-		file_close(fz, &fz->files[i]);
+		fz_file_close(fz, &fz->files[i]);
 
 	printf("# seed %" PRIu64 ": %" PRIu64 " commands (%" PRIu64
 	       " succeeded, %" PRIu64 " mutated), %" PRIu64
 	       " other operations, %" PRIu64 " file cycles in %.1f s; digest %016"
 	       PRIx64 "\n", seed, fz->st.commands, fz->st.ok, fz->st.mutated,
-	       fz->st.other_ops, fz->st.file_cycles, now() - start, fz->digest);
-	printf("# errnos:");
-	for (i = 0; i < 160; i++)
-		if (fz->st.errnos[i])
-			printf(" %s=%" PRIu64, strerrorname_np(i) ?: "?",
-			       fz->st.errnos[i]);
-	printf("\n# succeeded per command:");
-	for (i = 0; i < (int)fz_ncmds; i++)
-		if (fz->st.per_cmd_ok[i])
-			printf(" %s=%" PRIu64, fz_cmds[i].name,
-			       fz->st.per_cmd_ok[i]);
-	printf("\n# ioctl calls %" PRIu64 ", succeeded per method:", fz->st.ioctls);
-	for (i = 0; i < (int)fz_ioctl_nmethods(); i++)
-		if (fz->st.per_ioctl_ok[i])
-			printf(" %s=%" PRIu64, fz_ioctl_method_name(i),
-			       fz->st.per_ioctl_ok[i]);
-	printf("\n");
+	       fz->st.other_ops, fz->st.file_cycles, fz_now() - start, fz->digest);
+	print_stats(&fz->st);
 	printf("%sok 1 no kernel-internal errno or short write\n",
 	       fails ? "not " : "");
 
-	for (i = 0; i < (int)NRES; i++) {
-		after[i] = raw_res_count(res_types[i]);
-		if (after[i] != base[i]) {
-			printf("# %s: %d before, %d after closing every file\n",
-			       res_types[i], base[i], after[i]);
-			leaks++;
-		}
-	}
-	printf("%sok 2 every object is gone once the files are closed\n",
-	       leaks ? "not " : "");
-	pin = raw_vm_pin_kb();
-	if (pin)
-		printf("# VmPin %ld kB after closing every file\n", pin);
-	printf("%sok 3 no pinned memory left\n", pin ? "not " : "");
-	return fails || leaks || pin ? 1 : 0;
+	failed = fails + end_checks(base, -1, 2, "");
+	if (conc.threads || conc.procs)
+		failed += run_concurrent(fz, &conc, base, refcnt, 4);
+	return failed ? 1 : 0;
 }

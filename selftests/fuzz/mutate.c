@@ -173,11 +173,13 @@ static const struct {
 void fz_mutate(struct fz *fz, struct fz_msg *m)
 {
 	static unsigned int total;
-	unsigned int i, r, n = 1 + (ONE_IN(3) ? RND(3) : 0);
+	unsigned int i, r, sum = 0, n = 1 + (ONE_IN(3) ? RND(3) : 0);
 
-	if (!total)
+	if (!total) {	/* threads may get here at once */
 		for (i = 0; i < sizeof(mutations) / sizeof(mutations[0]); i++)
-			total += mutations[i].weight;
+			sum += mutations[i].weight;
+		total = sum;
+	}
 	while (n--) {
 		r = RND(total);
 		for (i = 0; r >= mutations[i].weight; i++)

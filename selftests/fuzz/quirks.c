@@ -92,3 +92,31 @@ void fz_steer_debug_kernel(struct fz *fz, struct fz_msg *m)
 	m->resp_near_guard = 0;
 	m->out_words_delta = 0;
 }
+
+/*
+ * rdma_rxe 6.1's multicast groups race (rxe_mcast.c), below every
+ * ib_uverbs: rxe_attach_mcast() takes a reference on a group found in the
+ * device's tree, and a concurrent rxe_detach_mcg() of the group's last
+ * other QP removes the group from the tree before the first one joins it;
+ * the join still succeeds (ib_core counts it in qp->usecnt), but every
+ * later detach looks the GID up, finds no group and fails, so the QP's
+ * usecnt never drops: DESTROY_QP answers EBUSY forever, closing its file
+ * WARNs (uverbs_destroy_ufile_hw: objects left), leaks the QP and its SRQ,
+ * and the next `rdma res show` oopses on the freed context.  Only threads
+ * or processes attaching and detaching (file closes detach too) one GID on
+ * different QPs at once get there.  Our module calls drivers' attach and
+ * detach one at a time (kernel/mcast.c), which keeps rxe out of the race.
+ * Steer, in the concurrent mode on the in-tree stack only: no attach
+ * reaches the driver (a GID that is not multicast: ib_core's EINVAL);
+ * everything up to it still runs.
+ */
+void fz_steer_concurrent(struct fz_msg *m)
+{
+	static int intree = -1;
+
+	if (intree < 0)
+		intree = fz_stack_is_intree();
+	if (intree && m->command == IB_USER_VERBS_CMD_ATTACH_MCAST && !m->ex &&
+	    m->req_len >= 1)
+		m->req[offsetof(struct ib_uverbs_attach_mcast, gid)] = 0;
+}
