@@ -41,24 +41,15 @@
  */
 static DEFINE_MUTEX(uverbs_mcast_driver_lock);
 
-static int uverbs_mcast_driver_attach(struct ib_qp *qp, union ib_gid *gid,
-				      u16 lid)
+/* The driver's attach (@attach) or detach of @qp to (@gid, @lid). */
+static int uverbs_mcast_driver(struct ib_qp *qp, union ib_gid *gid, u16 lid,
+			       bool attach)
 {
 	int ret;
 
 	mutex_lock(&uverbs_mcast_driver_lock);
-	ret = ib_attach_mcast(qp, gid, lid);
-	mutex_unlock(&uverbs_mcast_driver_lock);
-	return ret;
-}
-
-static int uverbs_mcast_driver_detach(struct ib_qp *qp, union ib_gid *gid,
-				      u16 lid)
-{
-	int ret;
-
-	mutex_lock(&uverbs_mcast_driver_lock);
-	ret = ib_detach_mcast(qp, gid, lid);
+	ret = attach ? ib_attach_mcast(qp, gid, lid) :
+		       ib_detach_mcast(qp, gid, lid);
 	mutex_unlock(&uverbs_mcast_driver_lock);
 	return ret;
 }
@@ -127,7 +118,7 @@ static int uverbs_mcast_add(struct ib_qp *qp, struct ib_uqp_object *uqp,
 
 	if (!uverbs_mcast_find_gid(uqp, gid, true) ||
 	    !uverbs_mcast_lid_ignored(qp)) {
-		ret = uverbs_mcast_driver_attach(qp, &mcast->gid, lid);
+		ret = uverbs_mcast_driver(qp, &mcast->gid, lid, true);
 		mcast->holds = !ret;
 		mcast->driver_lid = lid;
 	}
@@ -156,8 +147,8 @@ static int uverbs_mcast_remove(struct ib_qp *qp, struct ib_uqp_object *uqp,
 			alias->holds = true;
 			alias->driver_lid = mcast->driver_lid;
 		} else {
-			ret = uverbs_mcast_driver_detach(qp, &mcast->gid,
-							 mcast->driver_lid);
+			ret = uverbs_mcast_driver(qp, &mcast->gid,
+						  mcast->driver_lid, false);
 		}
 	}
 	kfree(mcast);
@@ -216,8 +207,8 @@ void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj)
 
 	list_for_each_entry_safe(mcast, tmp, &uobj->mcast_list, list) {
 		if (mcast->holds)
-			uverbs_mcast_driver_detach(qp, &mcast->gid,
-						   mcast->driver_lid);
+			uverbs_mcast_driver(qp, &mcast->gid, mcast->driver_lid,
+					    false);
 		list_del(&mcast->list);
 		kfree(mcast);
 	}
