@@ -79,27 +79,6 @@ static int create_qp(int fd, __u32 pd, __u32 cq, __u8 type,
 	return (int)out.core.qp_handle;
 }
 
-static int destroy_qp(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_qp_resp resp;
-	struct ib_uverbs_destroy_qp req = {
-		.response = (uintptr_t)&resp,
-		.qp_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req,
-			      sizeof(req), sizeof(resp));
-
-	return ret < 0 ? ret : 0;
-}
-
-static int modify_qp(int fd, struct ib_uverbs_modify_qp *req)
-{
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, req,
-			      sizeof(*req), 0);
-
-	return ret < 0 ? ret : 0;
-}
-
 /* One step of a UD or RC QP's bring-up, with what the step needs. */
 static int qp_to(int fd, __u32 qp, __u8 type, __u8 state)
 {
@@ -120,7 +99,7 @@ static int qp_to(int fd, __u32 qp, __u8 type, __u8 state)
 		req.attr_mask |= QP_SQ_PSN;
 		req.sq_psn = 0x123;
 	}
-	return modify_qp(fd, &req);
+	return raw_modify_qp(fd, &req);
 }
 
 /* A UD QP in RTS; its handle or -errno. */
@@ -291,20 +270,12 @@ static int kmsg_warned(int fd)
 FIXTURE_SETUP(hv)
 {
 	struct ovbtest_alloc_ucontext_resp uctx;
-	struct ib_uverbs_create_cq_resp cq;
-	char path[PATH_MAX];
+	struct ib_uverbs_create_cq_resp cq = {};
 	unsigned int h;
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
-	self->fd = open(path, O_RDWR | O_CLOEXEC);
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_dev();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, hca_get_context(self->fd, &uctx));
 	self->pd = raw_alloc_pd(self->fd);
@@ -370,14 +341,14 @@ TEST_F(hv, qp_state_machine)
 		.qp_state = QPS_INIT,
 		.port_num = 1,
 	};
-	EXPECT_EQ(-EINVAL, modify_qp(self->fd, &req));
+	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
 	/* the device has one port and one P_Key */
 	req.attr_mask |= QP_QKEY;
 	req.port_num = 2;
-	EXPECT_EQ(-EINVAL, modify_qp(self->fd, &req));
+	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
 	req.port_num = 1;
 	req.pkey_index = 1;
-	EXPECT_EQ(-EINVAL, modify_qp(self->fd, &req));
+	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
 	ASSERT_EQ(0, query_qp(self->fd, ud, &q));
 	EXPECT_EQ(QPS_RESET, q.qp_state);
 
@@ -406,9 +377,9 @@ TEST_F(hv, qp_state_machine)
 	/* a QP holds its PD and CQ */
 	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
 	EXPECT_EQ(-EBUSY, raw_destroy_cq(self->fd, self->cq, NULL));
-	EXPECT_EQ(0, destroy_qp(self->fd, ud));
-	EXPECT_EQ(0, destroy_qp(self->fd, rc));
-	EXPECT_EQ(-ENOENT, destroy_qp(self->fd, rc));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, ud));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, rc));
+	EXPECT_EQ(-ENOENT, raw_destroy_qp(self->fd, rc));
 	EXPECT_LIVE(0, 0, 0);
 }
 
@@ -441,7 +412,7 @@ TEST_F(hv, mcast_one_mlid_per_mgid)
 	EXPECT_EQ(-EINVAL, attach(self->fd, qp, self->g1, 0xc002));
 	EXPECT_LIVE(1, 1, 1);
 	/* attached: DESTROY_QP is refused */
-	EXPECT_EQ(-EBUSY, destroy_qp(self->fd, qp));
+	EXPECT_EQ(-EBUSY, raw_destroy_qp(self->fd, qp));
 
 	EXPECT_EQ(0, detach(self->fd, qp, self->g1, 0xc001));
 	EXPECT_LIVE(1, 0, 0);
@@ -449,7 +420,7 @@ TEST_F(hv, mcast_one_mlid_per_mgid)
 	/* the refused pairs were never attached */
 	EXPECT_EQ(-EINVAL, detach(self->fd, qp, self->g1, 0xc002));
 	EXPECT_EQ(-EINVAL, detach(self->fd, qp, self->g1, 0x0005));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_LIVE(0, 0, 0);
 }
 
@@ -477,7 +448,7 @@ TEST_F(hv, mcast_group_members)
 	/* the group stays while it has a member */
 	EXPECT_EQ(0, detach(self->fd, a, self->g1, 0xc001));
 	EXPECT_LIVE(3, 2, 2);
-	EXPECT_EQ(0, destroy_qp(self->fd, a));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, a));
 	/* the last member takes it: then another MLID makes a new group */
 	EXPECT_EQ(0, detach(self->fd, b, self->g1, 0xc001));
 	EXPECT_LIVE(2, 1, 1);
@@ -485,8 +456,8 @@ TEST_F(hv, mcast_group_members)
 	EXPECT_LIVE(2, 2, 2);
 	EXPECT_EQ(0, detach(self->fd, c, self->g1, 0xc003));
 	EXPECT_EQ(0, detach(self->fd, b, self->g2, 0xc002));
-	EXPECT_EQ(0, destroy_qp(self->fd, b));
-	EXPECT_EQ(0, destroy_qp(self->fd, c));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, b));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, c));
 	EXPECT_LIVE(0, 0, 0);
 }
 
@@ -516,9 +487,9 @@ TEST_F(hv, mcast_who_may_attach)
 	EXPECT_EQ(0, attach(self->fd, reset, self->g1, 0xc001));
 	EXPECT_LIVE(3, 1, 1);
 	EXPECT_EQ(0, detach(self->fd, reset, self->g1, 0xc001));
-	EXPECT_EQ(0, destroy_qp(self->fd, ud));
-	EXPECT_EQ(0, destroy_qp(self->fd, rc));
-	EXPECT_EQ(0, destroy_qp(self->fd, reset));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, ud));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, rc));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, reset));
 	EXPECT_LIVE(0, 0, 0);
 }
 

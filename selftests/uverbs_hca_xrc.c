@@ -48,27 +48,6 @@ static int res_of(int fd, struct ovbtest_res_info *info)
 	return ioc_call(fd, &c);
 }
 
-/* A uverbs file of the test HCA with its context; the fd or -errno. */
-static int hca_open(void)
-{
-	struct ovbtest_alloc_ucontext_resp uctx;
-	char path[PATH_MAX];
-	int fd, ret;
-
-	ret = hca_dev_path(path, sizeof(path), 5000);
-	if (ret)
-		return ret;
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = hca_get_context(fd, &uctx);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
 static int open_xrcd(int fd, int file, __u32 oflags)
 {
 	struct ib_uverbs_open_xrcd_resp resp = {};
@@ -146,47 +125,6 @@ static int create_srq(int fd, __u32 pd, __u32 max_wr,
 	return (int)out.core.srq_handle;
 }
 
-static int destroy_srq(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_srq_resp resp;
-	struct ib_uverbs_destroy_srq req = {
-		.response = (uintptr_t)&resp,
-		.srq_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &req,
-			      sizeof(req), sizeof(resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int modify_srq(int fd, __u32 handle, __u32 mask, __u32 max_wr,
-		      __u32 limit)
-{
-	struct ib_uverbs_modify_srq req = {
-		.srq_handle = handle,
-		.attr_mask = mask,
-		.max_wr = max_wr,
-		.srq_limit = limit,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req,
-			      sizeof(req), 0);
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int query_srq(int fd, __u32 handle,
-		     struct ib_uverbs_query_srq_resp *resp)
-{
-	struct ib_uverbs_query_srq req = {
-		.response = (uintptr_t)resp,
-		.srq_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_SRQ, &req,
-			      sizeof(req), sizeof(*resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
 /*
  * CREATE_QP of @type: @pd is the XRCD handle for XRC TGT; an SRQ when
  * @srq >= 0.  The handle or -errno, the QP number in *@qpn.
@@ -242,19 +180,6 @@ static int open_qp(int fd, __u32 xrcd, __u32 qpn, __u8 type, __u32 *rqpn)
 	return (int)resp.qp_handle;
 }
 
-static int destroy_qp(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_qp_resp resp;
-	struct ib_uverbs_destroy_qp req = {
-		.response = (uintptr_t)&resp,
-		.qp_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req,
-			      sizeof(req), sizeof(resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
 /* RESET -> INIT of an RC or XRC QP. */
 static int qp_init(int fd, __u32 qp)
 {
@@ -266,10 +191,8 @@ static int qp_init(int fd, __u32 qp)
 		.port_num = 1,
 		.qp_access_flags = IB_UVERBS_ACCESS_REMOTE_WRITE,
 	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, &req,
-			      sizeof(req), 0);
 
-	return ret < 0 ? (int)ret : 0;
+	return raw_modify_qp(fd, &req);
 }
 
 /* The QP's state, or -errno. */
@@ -301,18 +224,12 @@ FIXTURE_SETUP(xrc)
 {
 	char name[] = "/tmp/uverbs_hca_xrc.XXXXXX";
 	struct ib_uverbs_create_cq_resp cq = {};
-	int ret;
 
 	self->fd = self->fd2 = self->file = self->file2 = self->other = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	self->fd = hca_open();
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
-	self->fd2 = hca_open();
+	self->fd2 = hca_open_ctx();
 	ASSERT_LE(0, self->fd2);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -422,7 +339,7 @@ TEST_F(xrc, open_xrcd_shared_inode)
 	close(self->fd2);
 	self->fd2 = -1;
 	close(self->fd);
-	self->fd = hca_open();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -446,17 +363,17 @@ TEST_F(xrc, xsrq_create_modify_query)
 	EXPECT_RES(self->fd, 1, 1, 0);
 
 	memset(&q, 0xff, sizeof(q));
-	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(0, raw_query_srq(self->fd, s, &q));
 	EXPECT_EQ(32, q.max_wr);
 	EXPECT_EQ(1, q.max_sge);
 	EXPECT_EQ(0, q.srq_limit);
-	EXPECT_EQ(0, modify_srq(self->fd, s, SRQ_LIMIT, 0, 7));
-	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(0, raw_modify_srq(self->fd, s, SRQ_LIMIT, 0, 7, 0));
+	EXPECT_EQ(0, raw_query_srq(self->fd, s, &q));
 	EXPECT_EQ(7, q.srq_limit);
-	EXPECT_EQ(-EINVAL, modify_srq(self->fd, s, SRQ_LIMIT, 0, 32));
-	EXPECT_EQ(-EINVAL, modify_srq(self->fd, s, SRQ_MAX_WR, 64, 0));
-	EXPECT_EQ(-EOPNOTSUPP, modify_srq(self->fd, s, 1 << 2, 0, 0));
-	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(-EINVAL, raw_modify_srq(self->fd, s, SRQ_LIMIT, 0, 32, 0));
+	EXPECT_EQ(-EINVAL, raw_modify_srq(self->fd, s, SRQ_MAX_WR, 64, 0, 0));
+	EXPECT_EQ(-EOPNOTSUPP, raw_modify_srq(self->fd, s, 1 << 2, 0, 0, 0));
+	EXPECT_EQ(0, raw_query_srq(self->fd, s, &q));
 	EXPECT_EQ(32, q.max_wr);
 	EXPECT_EQ(7, q.srq_limit);
 
@@ -465,8 +382,8 @@ TEST_F(xrc, xsrq_create_modify_query)
 	EXPECT_EQ(-EBUSY, raw_destroy_cq(self->fd, self->cq, NULL));
 	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
 	EXPECT_RES(self->fd, 1, 1, 0);
-	EXPECT_EQ(0, destroy_srq(self->fd, s));
-	EXPECT_EQ(-ENOENT, destroy_srq(self->fd, s));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, s, NULL));
+	EXPECT_EQ(-ENOENT, raw_destroy_srq(self->fd, s, NULL));
 	EXPECT_EQ(0, close_xrcd(self->fd, x));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -521,8 +438,8 @@ TEST_F(xrc, basic_srq)
 	/* an RC QP on a basic SRQ: the driver has no SRQ QPs */
 	qp = create_qp(self->fd, QPT_RC, self->pd, self->cq, s1, NULL);
 	EXPECT_EQ(-EOPNOTSUPP, qp);
-	EXPECT_EQ(0, destroy_srq(self->fd, s1));
-	EXPECT_EQ(0, destroy_srq(self->fd, s2));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, s1, NULL));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, s2, NULL));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
 
@@ -538,7 +455,7 @@ TEST_F(xrc, xsrq_not_for_rc_qp)
 	EXPECT_EQ(-EINVAL, create_qp(self->fd, QPT_RC, self->pd, self->cq, s,
 				     NULL));
 	EXPECT_RES(self->fd, 1, 1, 0);
-	EXPECT_EQ(0, destroy_srq(self->fd, s));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, s, NULL));
 	EXPECT_EQ(0, close_xrcd(self->fd, x));
 }
 
@@ -558,7 +475,7 @@ TEST_F(xrc, xrc_ini_qp)
 	EXPECT_EQ(0, qp_init(self->fd, qp));
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
 	EXPECT_EQ(-EBUSY, raw_destroy_cq(self->fd, self->cq, NULL));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
 
@@ -587,7 +504,7 @@ TEST_F(xrc, xrc_tgt_qp)
 	EXPECT_EQ(QPS_RESET, qp_state(self->fd, qp));
 	EXPECT_EQ(0, qp_init(self->fd, qp));
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_RES(self->fd, 1, 0, 0);
 	EXPECT_EQ(0, close_xrcd(self->fd, x));
 	EXPECT_RES(self->fd, 0, 0, 0);
@@ -629,13 +546,13 @@ TEST_F(xrc, open_qp)
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd2, oqp));
 
-	EXPECT_EQ(0, destroy_qp(self->fd2, oqp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd2, oqp));
 	EXPECT_EQ(-ENOENT, qp_state(self->fd2, oqp));
 	EXPECT_RES(self->fd, 2, 0, 1);
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
 	EXPECT_EQ(0, close_xrcd(self->fd2, x2));
 	EXPECT_EQ(0, close_xrcd(self->fd2, xo));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_EQ(0, close_xrcd(self->fd, x1));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -658,7 +575,7 @@ TEST_F(xrc, open_qp_outlives_creator_handle)
 	oqp = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL);
 	ASSERT_LE(0, oqp);
 
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_RES(self->fd, 1, 0, 1);
 	EXPECT_EQ(0, close_xrcd(self->fd, x1));
 	EXPECT_RES(self->fd, 1, 0, 1);
@@ -669,10 +586,10 @@ TEST_F(xrc, open_qp_outlives_creator_handle)
 	again = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL);
 	ASSERT_LE(0, again);
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd2, again));
-	EXPECT_EQ(0, destroy_qp(self->fd2, oqp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd2, oqp));
 	EXPECT_RES(self->fd, 1, 0, 1);
 	EXPECT_EQ(-EBUSY, close_xrcd(self->fd2, x2));
-	EXPECT_EQ(0, destroy_qp(self->fd2, again));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd2, again));
 	EXPECT_RES(self->fd, 1, 0, 0);
 	/* the number is gone from the domain */
 	EXPECT_EQ(-EINVAL, open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL));
@@ -703,7 +620,7 @@ TEST_F(xrc, close_files_frees_everything)
 	ASSERT_LE(0, oqp);
 	EXPECT_RES(self->fd, 1, 1, 2);
 
-	fd3 = hca_open();
+	fd3 = hca_open_ctx();
 	ASSERT_LE(0, fd3);
 	close(self->fd);
 	self->fd = -1;
@@ -737,7 +654,7 @@ TEST_F(xrc, close_opener_first)
 	EXPECT_RES(self->fd, 1, 0, 1);
 	EXPECT_EQ(QPS_RESET, qp_state(self->fd, qp));
 	EXPECT_EQ(-EBUSY, close_xrcd(self->fd, x1));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_EQ(0, close_xrcd(self->fd, x1));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -871,16 +788,10 @@ FIXTURE(wq) {
 FIXTURE_SETUP(wq)
 {
 	struct ib_uverbs_create_cq_resp cq = {};
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	self->fd = hca_open();
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -1061,7 +972,7 @@ TEST_F(wq, rss_qp)
 	EXPECT_WQS(self->fd, 2, 1, 1);
 	EXPECT_EQ(-EBUSY, destroy_tbl(self->fd, t));
 	EXPECT_EQ(-EBUSY, destroy_wq(self->fd, wqs[0]));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_EQ(0, destroy_tbl(self->fd, t));
 	EXPECT_EQ(0, destroy_wq(self->fd, wqs[0]));
 	EXPECT_EQ(0, destroy_wq(self->fd, wqs[1]));
@@ -1086,7 +997,7 @@ TEST_F(wq, close_frees_everything)
 	ASSERT_LE(0, hca_async_fd(self->fd));
 	ASSERT_LE(0, create_wq(self->fd, self->pd, self->cq, 0, 8, 0, NULL));
 	EXPECT_WQS(self->fd, 3, 1, 1);
-	fd2 = hca_open();
+	fd2 = hca_open_ctx();
 	ASSERT_LE(0, fd2);
 	close(self->fd);
 	self->fd = -1;
@@ -1212,16 +1123,10 @@ FIXTURE(flow) {
 FIXTURE_SETUP(flow)
 {
 	struct ib_uverbs_create_cq_resp cq = {};
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	self->fd = hca_open();
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -1282,7 +1187,7 @@ TEST_F(flow, specs_reach_driver)
 	EXPECT_EQ(self->base.flows + 1, res.flows);
 
 	/* the QP is in use; the flow goes first */
-	EXPECT_EQ(-EBUSY, destroy_qp(self->fd, self->ud));
+	EXPECT_EQ(-EBUSY, raw_destroy_qp(self->fd, self->ud));
 	EXPECT_EQ(0, destroy_flow(self->fd, f));
 	EXPECT_EQ(-ENOENT, destroy_flow(self->fd, f));
 	ASSERT_EQ(0, res_of(self->fd, &res));
@@ -1395,7 +1300,7 @@ TEST_F(flow, malformed)
 	flow_l4(&r, self->ud);
 	r.cmd.flow_attr.flags = 1 << 1;
 	EXPECT_EQ(-EOPNOTSUPP, create_flow(self->fd, &r, 0));
-	EXPECT_EQ(0, destroy_qp(self->fd, rc));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, rc));
 
 	/* the value's excess is ignored (6.1 checks the mask's only) */
 	flow_init(&r, self->ud);

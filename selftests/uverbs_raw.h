@@ -166,6 +166,76 @@ static inline int raw_destroy_cq(int fd, __u32 handle,
 	return ret < 0 ? ret : 0;
 }
 
+static inline int raw_destroy_qp(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_qp_resp resp;
+	struct ib_uverbs_destroy_qp req = {
+		.response = (uintptr_t)&resp,
+		.qp_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req,
+			      sizeof(req), sizeof(resp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static inline int raw_modify_qp(int fd, struct ib_uverbs_modify_qp *req)
+{
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, req,
+			      sizeof(*req), 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* DESTROY_SRQ; the events reported in *@resp when @resp is not NULL. */
+static inline int raw_destroy_srq(int fd, __u32 handle,
+				  struct ib_uverbs_destroy_srq_resp *resp)
+{
+	struct ib_uverbs_destroy_srq_resp tmp;
+	struct ib_uverbs_destroy_srq req = {
+		.response = (uintptr_t)(resp ? resp : &tmp),
+		.srq_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &req,
+			      sizeof(req), sizeof(tmp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static inline int raw_query_srq(int fd, __u32 handle,
+				struct ib_uverbs_query_srq_resp *resp)
+{
+	struct ib_uverbs_query_srq req = {
+		.response = (uintptr_t)resp,
+		.srq_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_SRQ, &req,
+			      sizeof(req), sizeof(*resp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* MODIFY_SRQ with @drv_len (0, 8 or 16) bytes of zeroed driver request. */
+static inline int raw_modify_srq(int fd, __u32 handle, __u32 mask,
+				 __u32 max_wr, __u32 limit, size_t drv_len)
+{
+	struct {
+		struct ib_uverbs_modify_srq core;
+		__u64 drv[2];
+	} req = {
+		.core = {
+			.srq_handle = handle,
+			.attr_mask = mask,
+			.max_wr = max_wr,
+			.srq_limit = limit,
+		},
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req,
+			      sizeof(req.core) + drv_len, 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
 /* The name of the RDMA device behind uverbs0 ("rxe0"), or "". */
 static inline const char *raw_ibdev_name(void)
 {
