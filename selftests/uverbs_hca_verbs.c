@@ -50,35 +50,6 @@ static const __u8 UNICAST[16] = { 0xfe, 0x80, [15] = 0x01 };
 
 /* ------------------------------------------------------------- helpers */
 
-static int create_qp(int fd, __u32 pd, __u32 cq, __u8 type,
-		     struct ib_uverbs_create_qp_resp *resp)
-{
-	struct {
-		struct ib_uverbs_create_qp_resp core;
-		char drv[RAW_DRV_OUT];
-	} out = {};
-	struct ib_uverbs_create_qp req = {
-		.response = (uintptr_t)&out,
-		.user_handle = 0x9d,
-		.pd_handle = pd,
-		.send_cq_handle = cq,
-		.recv_cq_handle = cq,
-		.max_send_wr = 8,
-		.max_recv_wr = 8,
-		.max_send_sge = 1,
-		.max_recv_sge = 1,
-		.qp_type = type,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
-			      sizeof(req), sizeof(out));
-
-	if (ret < 0)
-		return ret;
-	if (resp)
-		*resp = out.core;
-	return (int)out.core.qp_handle;
-}
-
 /* One step of a UD or RC QP's bring-up, with what the step needs. */
 static int qp_to(int fd, __u32 qp, __u8 type, __u8 state)
 {
@@ -105,7 +76,7 @@ static int qp_to(int fd, __u32 qp, __u8 type, __u8 state)
 /* A UD QP in RTS; its handle or -errno. */
 static int ud_qp_rts(int fd, __u32 pd, __u32 cq)
 {
-	int qp = create_qp(fd, pd, cq, QPT_UD, NULL);
+	int qp = raw_create_qp(fd, QPT_UD, pd, cq, -1, NULL);
 
 	if (qp < 0)
 		return qp;
@@ -326,7 +297,7 @@ TEST_F(hv, qp_state_machine)
 	struct ib_uverbs_modify_qp req;
 	int ud, rc;
 
-	ud = create_qp(self->fd, self->pd, self->cq, QPT_UD, &cr);
+	ud = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, &cr.qpn);
 	ASSERT_LE(0, ud);
 	EXPECT_LE(2, cr.qpn);	/* 0 and 1 are the SMI and GSI */
 	EXPECT_LIVE(1, 0, 0);
@@ -367,7 +338,7 @@ TEST_F(hv, qp_state_machine)
 	ASSERT_EQ(0, query_qp(self->fd, ud, &q));
 	EXPECT_EQ(QPS_RESET, q.qp_state);
 
-	rc = create_qp(self->fd, self->pd, self->cq, QPT_RC, &cr);
+	rc = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, &cr.qpn);
 	ASSERT_LE(0, rc);
 	EXPECT_EQ(0, qp_to(self->fd, rc, QPT_RC, QPS_INIT));
 	ASSERT_EQ(0, query_qp(self->fd, rc, &q));
@@ -467,8 +438,8 @@ TEST_F(hv, mcast_who_may_attach)
 	int ud, rc, reset;
 
 	ud = ud_qp_rts(self->fd, self->pd, self->cq);
-	rc = create_qp(self->fd, self->pd, self->cq, QPT_RC, NULL);
-	reset = create_qp(self->fd, self->pd, self->cq, QPT_UD, NULL);
+	rc = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
+	reset = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
 	ASSERT_LE(0, ud);
 	ASSERT_LE(0, rc);
 	ASSERT_LE(0, reset);

@@ -125,41 +125,6 @@ static int create_srq(int fd, __u32 pd, __u32 max_wr,
 	return (int)out.core.srq_handle;
 }
 
-/*
- * CREATE_QP of @type: @pd is the XRCD handle for XRC TGT; an SRQ when
- * @srq >= 0.  The handle or -errno, the QP number in *@qpn.
- */
-static int create_qp(int fd, __u8 type, __u32 pd, __u32 cq, int srq,
-		     __u32 *qpn)
-{
-	struct {
-		struct ib_uverbs_create_qp_resp core;
-		char drv[RAW_DRV_OUT];
-	} out = {};
-	struct ib_uverbs_create_qp req = {
-		.response = (uintptr_t)&out,
-		.user_handle = 0x9d,
-		.pd_handle = pd,
-		.send_cq_handle = cq,
-		.recv_cq_handle = cq,
-		.srq_handle = srq < 0 ? 0 : srq,
-		.max_send_wr = type == QPT_XRC_TGT ? 0 : 8,
-		.max_recv_wr = srq < 0 && type != QPT_XRC_TGT ? 8 : 0,
-		.max_send_sge = type == QPT_XRC_TGT ? 0 : 1,
-		.max_recv_sge = srq < 0 && type != QPT_XRC_TGT ? 1 : 0,
-		.qp_type = type,
-		.is_srq = srq >= 0,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
-			      sizeof(req), sizeof(out));
-
-	if (ret < 0)
-		return ret;
-	if (qpn)
-		*qpn = out.core.qpn;
-	return (int)out.core.qp_handle;
-}
-
 static int open_qp(int fd, __u32 xrcd, __u32 qpn, __u8 type, __u32 *rqpn)
 {
 	struct ib_uverbs_create_qp_resp resp = {};
@@ -436,7 +401,7 @@ TEST_F(xrc, basic_srq)
 	EXPECT_RES(self->fd, 0, 2, 0);
 
 	/* an RC QP on a basic SRQ: the driver has no SRQ QPs */
-	qp = create_qp(self->fd, QPT_RC, self->pd, self->cq, s1, NULL);
+	qp = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, s1, NULL);
 	EXPECT_EQ(-EOPNOTSUPP, qp);
 	EXPECT_EQ(0, raw_destroy_srq(self->fd, s1, NULL));
 	EXPECT_EQ(0, raw_destroy_srq(self->fd, s2, NULL));
@@ -452,7 +417,7 @@ TEST_F(xrc, xsrq_not_for_rc_qp)
 	ASSERT_LE(0, x);
 	s = create_xsrq(self->fd, SRQT_XRC, self->pd, x, self->cq, 8, NULL);
 	ASSERT_LE(0, s);
-	EXPECT_EQ(-EINVAL, create_qp(self->fd, QPT_RC, self->pd, self->cq, s,
+	EXPECT_EQ(-EINVAL, raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, s,
 				     NULL));
 	EXPECT_RES(self->fd, 1, 1, 0);
 	EXPECT_EQ(0, raw_destroy_srq(self->fd, s, NULL));
@@ -467,7 +432,7 @@ TEST_F(xrc, xrc_ini_qp)
 	__u32 qpn = 0;
 	int qp;
 
-	qp = create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1, &qpn);
 	ASSERT_LE(0, qp);
 	EXPECT_LE(2, qpn);
 	EXPECT_RES(self->fd, 0, 0, 1);
@@ -490,9 +455,9 @@ TEST_F(xrc, xrc_tgt_qp)
 
 	x = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x);
-	EXPECT_EQ(-EINVAL, create_qp(self->fd, QPT_XRC_TGT, self->pd, 0, -1,
+	EXPECT_EQ(-EINVAL, raw_create_qp(self->fd, QPT_XRC_TGT, self->pd, 0, -1,
 				     NULL));
-	qp = create_qp(self->fd, QPT_XRC_TGT, x, 12345, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x, 12345, -1, &qpn);
 	ASSERT_LE(0, qp);
 	EXPECT_LE(2, qpn);
 	EXPECT_RES(self->fd, 1, 0, 1);
@@ -518,7 +483,7 @@ TEST_F(xrc, open_qp)
 
 	x1 = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x1);
-	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
 	ASSERT_LE(0, qp);
 	x2 = open_xrcd(self->fd2, self->file2, 0);
 	ASSERT_LE(0, x2);
@@ -568,7 +533,7 @@ TEST_F(xrc, open_qp_outlives_creator_handle)
 
 	x1 = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x1);
-	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
 	ASSERT_LE(0, qp);
 	x2 = open_xrcd(self->fd2, self->file2, 0);
 	ASSERT_LE(0, x2);
@@ -608,11 +573,11 @@ TEST_F(xrc, close_files_frees_everything)
 
 	x1 = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x1);
-	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
 	ASSERT_LE(0, qp);
 	s = create_xsrq(self->fd, SRQT_XRC, self->pd, x1, self->cq, 8, NULL);
 	ASSERT_LE(0, s);
-	ASSERT_LE(0, create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1,
+	ASSERT_LE(0, raw_create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1,
 			       NULL));
 	x2 = open_xrcd(self->fd2, self->file2, 0);
 	ASSERT_LE(0, x2);
@@ -643,7 +608,7 @@ TEST_F(xrc, close_opener_first)
 
 	x1 = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x1);
-	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
 	ASSERT_LE(0, qp);
 	x2 = open_xrcd(self->fd2, self->file2, 0);
 	ASSERT_LE(0, x2);
@@ -1132,7 +1097,7 @@ FIXTURE_SETUP(flow)
 	ASSERT_LE(0, self->pd);
 	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
 	self->cq = cq.cq_handle;
-	self->ud = create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
+	self->ud = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
 	ASSERT_LE(0, self->ud);
 	ASSERT_EQ(0, res_of(self->fd, &self->base));
 }
@@ -1278,7 +1243,7 @@ TEST_F(flow, malformed)
 	flow_l4(&r, self->ud);
 	r.cmd.flow_attr.port = 2;
 	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
-	rc = create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
+	rc = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
 	ASSERT_LE(0, rc);
 	flow_l4(&r, rc);
 	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));

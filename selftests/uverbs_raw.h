@@ -166,6 +166,44 @@ static inline int raw_destroy_cq(int fd, __u32 handle,
 	return ret < 0 ? ret : 0;
 }
 
+/* enum ib_qp_type IB_QPT_XRC_TGT: no send queue, no receive queue. */
+#define RAW_QPT_XRC_TGT	10
+
+/*
+ * CREATE_QP of @type: @pd is the XRCD handle for XRC TGT; an SRQ when
+ * @srq >= 0.  The handle or -errno, the QP number in *@qpn.
+ */
+static inline int raw_create_qp(int fd, __u8 type, __u32 pd, __u32 cq,
+				int srq, __u32 *qpn)
+{
+	struct {
+		struct ib_uverbs_create_qp_resp core;
+		char drv[RAW_DRV_OUT];
+	} out = {};
+	struct ib_uverbs_create_qp req = {
+		.response = (uintptr_t)&out,
+		.user_handle = 0x9d,
+		.pd_handle = pd,
+		.send_cq_handle = cq,
+		.recv_cq_handle = cq,
+		.srq_handle = srq < 0 ? 0 : srq,
+		.max_send_wr = type == RAW_QPT_XRC_TGT ? 0 : 8,
+		.max_recv_wr = srq < 0 && type != RAW_QPT_XRC_TGT ? 8 : 0,
+		.max_send_sge = type == RAW_QPT_XRC_TGT ? 0 : 1,
+		.max_recv_sge = srq < 0 && type != RAW_QPT_XRC_TGT ? 1 : 0,
+		.qp_type = type,
+		.is_srq = srq >= 0,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
+			      sizeof(req), sizeof(out));
+
+	if (ret < 0)
+		return ret;
+	if (qpn)
+		*qpn = out.core.qpn;
+	return (int)out.core.qp_handle;
+}
+
 static inline int raw_destroy_qp(int fd, __u32 handle)
 {
 	struct ib_uverbs_destroy_qp_resp resp;
