@@ -21,8 +21,11 @@
 #define HCA_MODULE	"ovbtest"
 #define HCA_IBDEV	OVBTEST_DEVICE_PREFIX "0"
 
-/* Loads ovbtest.ko from beside this program; 0 (also if loaded) or -errno. */
-static inline int hca_load(void)
+/*
+ * Loads the module @name (@name.ko) from beside this program; 0 (also if
+ * loaded) or -errno.
+ */
+static inline int hca_load_module(const char *name)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -31,7 +34,7 @@ static inline int hca_load(void)
 	if (n < 0)
 		return -errno;
 	exe[n] = 0;
-	snprintf(path, sizeof(path), "%s/" HCA_MODULE ".ko", dirname(exe));
+	snprintf(path, sizeof(path), "%s/%s.ko", dirname(exe), name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -39,6 +42,30 @@ static inline int hca_load(void)
 	close(fd);
 	return ret == -EEXIST ? 0 : ret;
 }
+
+/* Loads ovbtest.ko from beside this program; 0 (also if loaded) or -errno. */
+static inline int hca_load(void)
+{
+	return hca_load_module(HCA_MODULE);
+}
+
+/*
+ * The opening of a fixture setup on the test HCA: load ovbtest.ko, skip
+ * the test when it was not built or was built for another kernel, and
+ * assert on any other error.  A macro: SKIP and ASSERT run in the fixture.
+ */
+#define HCA_SETUP_LOAD()						\
+	do {								\
+		int __hca_ret = hca_load();				\
+									\
+		if (__hca_ret == -ENOENT)				\
+			SKIP(return,					\
+			     "ovbtest.ko not built (make selftests KDIR=...)"); \
+		if (__hca_ret == -ENOEXEC)				\
+			SKIP(return,					\
+			     "ovbtest.ko was built for another kernel"); \
+		ASSERT_EQ(0, __hca_ret);				\
+	} while (0)
 
 /* rmmod: the device goes, with whoever still uses it (hot-unplug). */
 static inline int hca_unload(void)
@@ -91,6 +118,18 @@ static inline int hca_dev_path(char *path, size_t len, int ms)
 	return -ENOENT;
 }
 
+/* Opens ovbtest0's uverbs device; the fd, or -ENOENT / -errno. */
+static inline int hca_open_dev(void)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (hca_dev_path(path, sizeof(path), 5000))
+		return -ENOENT;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 static inline void hca_ioc_init(struct ioc *c, __u16 object, __u16 method)
 {
 	ioc_init(c, object, method);
@@ -108,6 +147,22 @@ static inline int hca_get_context(int fd, struct ovbtest_alloc_ucontext_resp *re
 		sizeof(vectors));
 	ioc_out(&c, UVERBS_ATTR_UHW_OUT, resp, sizeof(*resp));
 	return ioc_call(fd, &c);
+}
+
+/* A uverbs file of the test HCA with its context; the fd or -errno. */
+static inline int hca_open_ctx(void)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	int fd = hca_open_dev(), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = hca_get_context(fd, &uctx);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
 }
 
 /* The async event file of the context; the fd or -errno. */

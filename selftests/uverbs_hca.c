@@ -33,18 +33,10 @@ FIXTURE(hca) {
 /* Loads the driver, opens its device, a context, a PD and two MRs. */
 FIXTURE_SETUP(hca)
 {
-	char path[PATH_MAX];
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
-	self->fd = open(path, O_RDWR | O_CLOEXEC);
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_dev();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, hca_get_context(self->fd, &self->uctx));
 	self->pd = raw_alloc_pd(self->fd);

@@ -49,34 +49,6 @@ FIXTURE(dmabuf) {
 	unsigned char *buf;
 };
 
-static int open_dev(void)
-{
-	char path[PATH_MAX];
-
-	if (hca_dev_path(path, sizeof(path), 5000))
-		return -ENOENT;
-	return open(path, O_RDWR | O_CLOEXEC);
-}
-
-/* Loads ovbtest_dmabuf.ko from beside this program; 0 (also if loaded). */
-static int exp_load(void)
-{
-	char exe[PATH_MAX], path[PATH_MAX + 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int fd, ret;
-
-	if (n < 0)
-		return -errno;
-	exe[n] = 0;
-	snprintf(path, sizeof(path), "%s/" EXP_MODULE ".ko", dirname(exe));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
-	close(fd);
-	return ret == -EEXIST ? 0 : ret;
-}
-
 static int exp_unload(void)
 {
 	return syscall(SYS_delete_module, EXP_MODULE, O_NONBLOCK) ? -errno : 0;
@@ -214,17 +186,11 @@ static long nonzero(const unsigned char *p, size_t len)
 FIXTURE_SETUP(dmabuf)
 {
 	struct ovbtest_alloc_ucontext_resp uctx;
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	ASSERT_EQ(0, exp_load());
-	self->fd = open_dev();
+	HCA_SETUP_LOAD();
+	ASSERT_EQ(0, hca_load_module(EXP_MODULE));
+	self->fd = hca_open_dev();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, hca_get_context(self->fd, &uctx));
 	self->pd = raw_alloc_pd(self->fd);
@@ -541,7 +507,7 @@ TEST_F(dmabuf, uverbs_close_frees_a_live_dmabuf_mr)
 	mrs = live_mrs(self->fd);
 	ASSERT_LE(2, mrs);
 
-	fd2 = open_dev();
+	fd2 = hca_open_dev();
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, close(self->fd));
 	self->fd = -1;
@@ -609,7 +575,7 @@ TEST_F(dmabuf, exporter_module_unloaded)
 	EXPECT_EQ(0, exp_count("buffers"));
 	ASSERT_EQ(0, exp_unload());
 	EXPECT_EQ(-EOPNOTSUPP, dmabuf_alloc(self->fd, 1, -1));
-	ASSERT_EQ(0, exp_load());
+	ASSERT_EQ(0, hca_load_module(EXP_MODULE));
 	dfd = dmabuf_alloc(self->fd, 1, -1);
 	EXPECT_LE(0, dfd);
 	close(dfd);

@@ -32,31 +32,6 @@
  */
 #define LEAK_WARN_RE	"uverbs_destroy_ufile_hw\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[ib_uverbs\\]"
 
-static int open_dev(void)
-{
-	char path[PATH_MAX];
-
-	if (hca_dev_path(path, sizeof(path), 5000))
-		return -ENOENT;
-	return open(path, O_RDWR | O_CLOEXEC);
-}
-
-/* A uverbs file with a context; the fd or -errno. */
-static int open_ctx(void)
-{
-	struct ovbtest_alloc_ucontext_resp uctx;
-	int fd = open_dev(), ret;
-
-	if (fd < 0)
-		return fd;
-	ret = hca_get_context(fd, &uctx);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
 /* STUCK_CREATE; the handle or -errno. */
 static int stuck_create(int fd, __u32 flags, __u32 *id)
 {
@@ -190,19 +165,12 @@ FIXTURE(leak) {
 
 FIXTURE_SETUP(leak)
 {
-	int ret;
-
 	self->fd = -1;
 	self->kmsg = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
+	HCA_SETUP_LOAD();
 	self->kmsg = kmsg_open();
 	ASSERT_LE(0, self->kmsg);
-	self->fd = open_ctx();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, hca_device_info(self->fd, &self->base));
 }
@@ -305,7 +273,7 @@ TEST_F(leak, refused_destroy_leaks_at_close)
 	ASSERT_EQ(1, log.warnings);
 
 	/* The device lives on; the driver still holds the leaked object. */
-	fd = open_ctx();
+	fd = hca_open_ctx();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, hca_device_info(fd, &info));
 	ASSERT_EQ(self->base.pds, info.pds);

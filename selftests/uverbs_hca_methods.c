@@ -41,29 +41,14 @@ FIXTURE(meth) {
 	char *buf[2];
 };
 
-static int open_dev(void)
-{
-	char path[PATH_MAX];
-
-	if (hca_dev_path(path, sizeof(path), 5000))
-		return -ENOENT;
-	return open(path, O_RDWR | O_CLOEXEC);
-}
-
 FIXTURE_SETUP(meth)
 {
 	struct ovbtest_alloc_ucontext_resp uctx;
 	struct ib_uverbs_create_cq_resp cq = {};
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	self->fd = open_dev();
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_dev();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, hca_get_context(self->fd, &uctx));
 	self->pd = raw_alloc_pd(self->fd);
@@ -507,7 +492,7 @@ TEST_F(meth, events_fd_attr_errors)
 	EXPECT_EQ(-EBADF, post(self->fd, pipefd[0], 1, NULL));
 	EXPECT_EQ(-EINVAL, post(self->fd, (1LL << 32) + evfd, 1, NULL));
 	/* one of another uverbs file (context) */
-	other_fd = open_dev();
+	other_fd = hca_open_dev();
 	ASSERT_LE(0, other_fd);
 	ASSERT_EQ(0, hca_get_context(other_fd, &uctx));
 	other_ev = events_alloc(other_fd);

@@ -50,56 +50,6 @@ static const __u8 UNICAST[16] = { 0xfe, 0x80, [15] = 0x01 };
 
 /* ------------------------------------------------------------- helpers */
 
-static int create_qp(int fd, __u32 pd, __u32 cq, __u8 type,
-		     struct ib_uverbs_create_qp_resp *resp)
-{
-	struct {
-		struct ib_uverbs_create_qp_resp core;
-		char drv[RAW_DRV_OUT];
-	} out = {};
-	struct ib_uverbs_create_qp req = {
-		.response = (uintptr_t)&out,
-		.user_handle = 0x9d,
-		.pd_handle = pd,
-		.send_cq_handle = cq,
-		.recv_cq_handle = cq,
-		.max_send_wr = 8,
-		.max_recv_wr = 8,
-		.max_send_sge = 1,
-		.max_recv_sge = 1,
-		.qp_type = type,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
-			      sizeof(req), sizeof(out));
-
-	if (ret < 0)
-		return ret;
-	if (resp)
-		*resp = out.core;
-	return (int)out.core.qp_handle;
-}
-
-static int destroy_qp(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_qp_resp resp;
-	struct ib_uverbs_destroy_qp req = {
-		.response = (uintptr_t)&resp,
-		.qp_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req,
-			      sizeof(req), sizeof(resp));
-
-	return ret < 0 ? ret : 0;
-}
-
-static int modify_qp(int fd, struct ib_uverbs_modify_qp *req)
-{
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, req,
-			      sizeof(*req), 0);
-
-	return ret < 0 ? ret : 0;
-}
-
 /* One step of a UD or RC QP's bring-up, with what the step needs. */
 static int qp_to(int fd, __u32 qp, __u8 type, __u8 state)
 {
@@ -120,13 +70,13 @@ static int qp_to(int fd, __u32 qp, __u8 type, __u8 state)
 		req.attr_mask |= QP_SQ_PSN;
 		req.sq_psn = 0x123;
 	}
-	return modify_qp(fd, &req);
+	return raw_modify_qp(fd, &req);
 }
 
 /* A UD QP in RTS; its handle or -errno. */
 static int ud_qp_rts(int fd, __u32 pd, __u32 cq)
 {
-	int qp = create_qp(fd, pd, cq, QPT_UD, NULL);
+	int qp = raw_create_qp(fd, QPT_UD, pd, cq, -1, NULL);
 
 	if (qp < 0)
 		return qp;
@@ -291,20 +241,12 @@ static int kmsg_warned(int fd)
 FIXTURE_SETUP(hv)
 {
 	struct ovbtest_alloc_ucontext_resp uctx;
-	struct ib_uverbs_create_cq_resp cq;
-	char path[PATH_MAX];
+	struct ib_uverbs_create_cq_resp cq = {};
 	unsigned int h;
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
-	self->fd = open(path, O_RDWR | O_CLOEXEC);
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_dev();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, hca_get_context(self->fd, &uctx));
 	self->pd = raw_alloc_pd(self->fd);
@@ -355,7 +297,7 @@ TEST_F(hv, qp_state_machine)
 	struct ib_uverbs_modify_qp req;
 	int ud, rc;
 
-	ud = create_qp(self->fd, self->pd, self->cq, QPT_UD, &cr);
+	ud = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, &cr.qpn);
 	ASSERT_LE(0, ud);
 	EXPECT_LE(2, cr.qpn);	/* 0 and 1 are the SMI and GSI */
 	EXPECT_LIVE(1, 0, 0);
@@ -370,14 +312,14 @@ TEST_F(hv, qp_state_machine)
 		.qp_state = QPS_INIT,
 		.port_num = 1,
 	};
-	EXPECT_EQ(-EINVAL, modify_qp(self->fd, &req));
+	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
 	/* the device has one port and one P_Key */
 	req.attr_mask |= QP_QKEY;
 	req.port_num = 2;
-	EXPECT_EQ(-EINVAL, modify_qp(self->fd, &req));
+	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
 	req.port_num = 1;
 	req.pkey_index = 1;
-	EXPECT_EQ(-EINVAL, modify_qp(self->fd, &req));
+	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
 	ASSERT_EQ(0, query_qp(self->fd, ud, &q));
 	EXPECT_EQ(QPS_RESET, q.qp_state);
 
@@ -396,7 +338,7 @@ TEST_F(hv, qp_state_machine)
 	ASSERT_EQ(0, query_qp(self->fd, ud, &q));
 	EXPECT_EQ(QPS_RESET, q.qp_state);
 
-	rc = create_qp(self->fd, self->pd, self->cq, QPT_RC, &cr);
+	rc = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, &cr.qpn);
 	ASSERT_LE(0, rc);
 	EXPECT_EQ(0, qp_to(self->fd, rc, QPT_RC, QPS_INIT));
 	ASSERT_EQ(0, query_qp(self->fd, rc, &q));
@@ -406,9 +348,9 @@ TEST_F(hv, qp_state_machine)
 	/* a QP holds its PD and CQ */
 	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
 	EXPECT_EQ(-EBUSY, raw_destroy_cq(self->fd, self->cq, NULL));
-	EXPECT_EQ(0, destroy_qp(self->fd, ud));
-	EXPECT_EQ(0, destroy_qp(self->fd, rc));
-	EXPECT_EQ(-ENOENT, destroy_qp(self->fd, rc));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, ud));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, rc));
+	EXPECT_EQ(-ENOENT, raw_destroy_qp(self->fd, rc));
 	EXPECT_LIVE(0, 0, 0);
 }
 
@@ -441,7 +383,7 @@ TEST_F(hv, mcast_one_mlid_per_mgid)
 	EXPECT_EQ(-EINVAL, attach(self->fd, qp, self->g1, 0xc002));
 	EXPECT_LIVE(1, 1, 1);
 	/* attached: DESTROY_QP is refused */
-	EXPECT_EQ(-EBUSY, destroy_qp(self->fd, qp));
+	EXPECT_EQ(-EBUSY, raw_destroy_qp(self->fd, qp));
 
 	EXPECT_EQ(0, detach(self->fd, qp, self->g1, 0xc001));
 	EXPECT_LIVE(1, 0, 0);
@@ -449,7 +391,7 @@ TEST_F(hv, mcast_one_mlid_per_mgid)
 	/* the refused pairs were never attached */
 	EXPECT_EQ(-EINVAL, detach(self->fd, qp, self->g1, 0xc002));
 	EXPECT_EQ(-EINVAL, detach(self->fd, qp, self->g1, 0x0005));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_LIVE(0, 0, 0);
 }
 
@@ -477,7 +419,7 @@ TEST_F(hv, mcast_group_members)
 	/* the group stays while it has a member */
 	EXPECT_EQ(0, detach(self->fd, a, self->g1, 0xc001));
 	EXPECT_LIVE(3, 2, 2);
-	EXPECT_EQ(0, destroy_qp(self->fd, a));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, a));
 	/* the last member takes it: then another MLID makes a new group */
 	EXPECT_EQ(0, detach(self->fd, b, self->g1, 0xc001));
 	EXPECT_LIVE(2, 1, 1);
@@ -485,8 +427,8 @@ TEST_F(hv, mcast_group_members)
 	EXPECT_LIVE(2, 2, 2);
 	EXPECT_EQ(0, detach(self->fd, c, self->g1, 0xc003));
 	EXPECT_EQ(0, detach(self->fd, b, self->g2, 0xc002));
-	EXPECT_EQ(0, destroy_qp(self->fd, b));
-	EXPECT_EQ(0, destroy_qp(self->fd, c));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, b));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, c));
 	EXPECT_LIVE(0, 0, 0);
 }
 
@@ -496,8 +438,8 @@ TEST_F(hv, mcast_who_may_attach)
 	int ud, rc, reset;
 
 	ud = ud_qp_rts(self->fd, self->pd, self->cq);
-	rc = create_qp(self->fd, self->pd, self->cq, QPT_RC, NULL);
-	reset = create_qp(self->fd, self->pd, self->cq, QPT_UD, NULL);
+	rc = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
+	reset = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
 	ASSERT_LE(0, ud);
 	ASSERT_LE(0, rc);
 	ASSERT_LE(0, reset);
@@ -516,9 +458,9 @@ TEST_F(hv, mcast_who_may_attach)
 	EXPECT_EQ(0, attach(self->fd, reset, self->g1, 0xc001));
 	EXPECT_LIVE(3, 1, 1);
 	EXPECT_EQ(0, detach(self->fd, reset, self->g1, 0xc001));
-	EXPECT_EQ(0, destroy_qp(self->fd, ud));
-	EXPECT_EQ(0, destroy_qp(self->fd, rc));
-	EXPECT_EQ(0, destroy_qp(self->fd, reset));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, ud));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, rc));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, reset));
 	EXPECT_LIVE(0, 0, 0);
 }
 

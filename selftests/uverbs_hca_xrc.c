@@ -48,27 +48,6 @@ static int res_of(int fd, struct ovbtest_res_info *info)
 	return ioc_call(fd, &c);
 }
 
-/* A uverbs file of the test HCA with its context; the fd or -errno. */
-static int hca_open(void)
-{
-	struct ovbtest_alloc_ucontext_resp uctx;
-	char path[PATH_MAX];
-	int fd, ret;
-
-	ret = hca_dev_path(path, sizeof(path), 5000);
-	if (ret)
-		return ret;
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = hca_get_context(fd, &uctx);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
 static int open_xrcd(int fd, int file, __u32 oflags)
 {
 	struct ib_uverbs_open_xrcd_resp resp = {};
@@ -146,82 +125,6 @@ static int create_srq(int fd, __u32 pd, __u32 max_wr,
 	return (int)out.core.srq_handle;
 }
 
-static int destroy_srq(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_srq_resp resp;
-	struct ib_uverbs_destroy_srq req = {
-		.response = (uintptr_t)&resp,
-		.srq_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &req,
-			      sizeof(req), sizeof(resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int modify_srq(int fd, __u32 handle, __u32 mask, __u32 max_wr,
-		      __u32 limit)
-{
-	struct ib_uverbs_modify_srq req = {
-		.srq_handle = handle,
-		.attr_mask = mask,
-		.max_wr = max_wr,
-		.srq_limit = limit,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req,
-			      sizeof(req), 0);
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int query_srq(int fd, __u32 handle,
-		     struct ib_uverbs_query_srq_resp *resp)
-{
-	struct ib_uverbs_query_srq req = {
-		.response = (uintptr_t)resp,
-		.srq_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_SRQ, &req,
-			      sizeof(req), sizeof(*resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-/*
- * CREATE_QP of @type: @pd is the XRCD handle for XRC TGT; an SRQ when
- * @srq >= 0.  The handle or -errno, the QP number in *@qpn.
- */
-static int create_qp(int fd, __u8 type, __u32 pd, __u32 cq, int srq,
-		     __u32 *qpn)
-{
-	struct {
-		struct ib_uverbs_create_qp_resp core;
-		char drv[RAW_DRV_OUT];
-	} out = {};
-	struct ib_uverbs_create_qp req = {
-		.response = (uintptr_t)&out,
-		.user_handle = 0x9d,
-		.pd_handle = pd,
-		.send_cq_handle = cq,
-		.recv_cq_handle = cq,
-		.srq_handle = srq < 0 ? 0 : srq,
-		.max_send_wr = type == QPT_XRC_TGT ? 0 : 8,
-		.max_recv_wr = srq < 0 && type != QPT_XRC_TGT ? 8 : 0,
-		.max_send_sge = type == QPT_XRC_TGT ? 0 : 1,
-		.max_recv_sge = srq < 0 && type != QPT_XRC_TGT ? 1 : 0,
-		.qp_type = type,
-		.is_srq = srq >= 0,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
-			      sizeof(req), sizeof(out));
-
-	if (ret < 0)
-		return ret;
-	if (qpn)
-		*qpn = out.core.qpn;
-	return (int)out.core.qp_handle;
-}
-
 static int open_qp(int fd, __u32 xrcd, __u32 qpn, __u8 type, __u32 *rqpn)
 {
 	struct ib_uverbs_create_qp_resp resp = {};
@@ -242,19 +145,6 @@ static int open_qp(int fd, __u32 xrcd, __u32 qpn, __u8 type, __u32 *rqpn)
 	return (int)resp.qp_handle;
 }
 
-static int destroy_qp(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_qp_resp resp;
-	struct ib_uverbs_destroy_qp req = {
-		.response = (uintptr_t)&resp,
-		.qp_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req,
-			      sizeof(req), sizeof(resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
 /* RESET -> INIT of an RC or XRC QP. */
 static int qp_init(int fd, __u32 qp)
 {
@@ -266,10 +156,8 @@ static int qp_init(int fd, __u32 qp)
 		.port_num = 1,
 		.qp_access_flags = IB_UVERBS_ACCESS_REMOTE_WRITE,
 	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, &req,
-			      sizeof(req), 0);
 
-	return ret < 0 ? (int)ret : 0;
+	return raw_modify_qp(fd, &req);
 }
 
 /* The QP's state, or -errno. */
@@ -301,18 +189,12 @@ FIXTURE_SETUP(xrc)
 {
 	char name[] = "/tmp/uverbs_hca_xrc.XXXXXX";
 	struct ib_uverbs_create_cq_resp cq = {};
-	int ret;
 
 	self->fd = self->fd2 = self->file = self->file2 = self->other = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	self->fd = hca_open();
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
-	self->fd2 = hca_open();
+	self->fd2 = hca_open_ctx();
 	ASSERT_LE(0, self->fd2);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -422,7 +304,7 @@ TEST_F(xrc, open_xrcd_shared_inode)
 	close(self->fd2);
 	self->fd2 = -1;
 	close(self->fd);
-	self->fd = hca_open();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -446,17 +328,17 @@ TEST_F(xrc, xsrq_create_modify_query)
 	EXPECT_RES(self->fd, 1, 1, 0);
 
 	memset(&q, 0xff, sizeof(q));
-	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(0, raw_query_srq(self->fd, s, &q));
 	EXPECT_EQ(32, q.max_wr);
 	EXPECT_EQ(1, q.max_sge);
 	EXPECT_EQ(0, q.srq_limit);
-	EXPECT_EQ(0, modify_srq(self->fd, s, SRQ_LIMIT, 0, 7));
-	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(0, raw_modify_srq(self->fd, s, SRQ_LIMIT, 0, 7, 0));
+	EXPECT_EQ(0, raw_query_srq(self->fd, s, &q));
 	EXPECT_EQ(7, q.srq_limit);
-	EXPECT_EQ(-EINVAL, modify_srq(self->fd, s, SRQ_LIMIT, 0, 32));
-	EXPECT_EQ(-EINVAL, modify_srq(self->fd, s, SRQ_MAX_WR, 64, 0));
-	EXPECT_EQ(-EOPNOTSUPP, modify_srq(self->fd, s, 1 << 2, 0, 0));
-	EXPECT_EQ(0, query_srq(self->fd, s, &q));
+	EXPECT_EQ(-EINVAL, raw_modify_srq(self->fd, s, SRQ_LIMIT, 0, 32, 0));
+	EXPECT_EQ(-EINVAL, raw_modify_srq(self->fd, s, SRQ_MAX_WR, 64, 0, 0));
+	EXPECT_EQ(-EOPNOTSUPP, raw_modify_srq(self->fd, s, 1 << 2, 0, 0, 0));
+	EXPECT_EQ(0, raw_query_srq(self->fd, s, &q));
 	EXPECT_EQ(32, q.max_wr);
 	EXPECT_EQ(7, q.srq_limit);
 
@@ -465,8 +347,8 @@ TEST_F(xrc, xsrq_create_modify_query)
 	EXPECT_EQ(-EBUSY, raw_destroy_cq(self->fd, self->cq, NULL));
 	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
 	EXPECT_RES(self->fd, 1, 1, 0);
-	EXPECT_EQ(0, destroy_srq(self->fd, s));
-	EXPECT_EQ(-ENOENT, destroy_srq(self->fd, s));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, s, NULL));
+	EXPECT_EQ(-ENOENT, raw_destroy_srq(self->fd, s, NULL));
 	EXPECT_EQ(0, close_xrcd(self->fd, x));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -519,10 +401,10 @@ TEST_F(xrc, basic_srq)
 	EXPECT_RES(self->fd, 0, 2, 0);
 
 	/* an RC QP on a basic SRQ: the driver has no SRQ QPs */
-	qp = create_qp(self->fd, QPT_RC, self->pd, self->cq, s1, NULL);
+	qp = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, s1, NULL);
 	EXPECT_EQ(-EOPNOTSUPP, qp);
-	EXPECT_EQ(0, destroy_srq(self->fd, s1));
-	EXPECT_EQ(0, destroy_srq(self->fd, s2));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, s1, NULL));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, s2, NULL));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
 
@@ -535,10 +417,10 @@ TEST_F(xrc, xsrq_not_for_rc_qp)
 	ASSERT_LE(0, x);
 	s = create_xsrq(self->fd, SRQT_XRC, self->pd, x, self->cq, 8, NULL);
 	ASSERT_LE(0, s);
-	EXPECT_EQ(-EINVAL, create_qp(self->fd, QPT_RC, self->pd, self->cq, s,
+	EXPECT_EQ(-EINVAL, raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, s,
 				     NULL));
 	EXPECT_RES(self->fd, 1, 1, 0);
-	EXPECT_EQ(0, destroy_srq(self->fd, s));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, s, NULL));
 	EXPECT_EQ(0, close_xrcd(self->fd, x));
 }
 
@@ -550,7 +432,7 @@ TEST_F(xrc, xrc_ini_qp)
 	__u32 qpn = 0;
 	int qp;
 
-	qp = create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1, &qpn);
 	ASSERT_LE(0, qp);
 	EXPECT_LE(2, qpn);
 	EXPECT_RES(self->fd, 0, 0, 1);
@@ -558,7 +440,7 @@ TEST_F(xrc, xrc_ini_qp)
 	EXPECT_EQ(0, qp_init(self->fd, qp));
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
 	EXPECT_EQ(-EBUSY, raw_destroy_cq(self->fd, self->cq, NULL));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
 
@@ -573,9 +455,9 @@ TEST_F(xrc, xrc_tgt_qp)
 
 	x = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x);
-	EXPECT_EQ(-EINVAL, create_qp(self->fd, QPT_XRC_TGT, self->pd, 0, -1,
+	EXPECT_EQ(-EINVAL, raw_create_qp(self->fd, QPT_XRC_TGT, self->pd, 0, -1,
 				     NULL));
-	qp = create_qp(self->fd, QPT_XRC_TGT, x, 12345, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x, 12345, -1, &qpn);
 	ASSERT_LE(0, qp);
 	EXPECT_LE(2, qpn);
 	EXPECT_RES(self->fd, 1, 0, 1);
@@ -587,7 +469,7 @@ TEST_F(xrc, xrc_tgt_qp)
 	EXPECT_EQ(QPS_RESET, qp_state(self->fd, qp));
 	EXPECT_EQ(0, qp_init(self->fd, qp));
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_RES(self->fd, 1, 0, 0);
 	EXPECT_EQ(0, close_xrcd(self->fd, x));
 	EXPECT_RES(self->fd, 0, 0, 0);
@@ -601,7 +483,7 @@ TEST_F(xrc, open_qp)
 
 	x1 = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x1);
-	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
 	ASSERT_LE(0, qp);
 	x2 = open_xrcd(self->fd2, self->file2, 0);
 	ASSERT_LE(0, x2);
@@ -629,13 +511,13 @@ TEST_F(xrc, open_qp)
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd2, oqp));
 
-	EXPECT_EQ(0, destroy_qp(self->fd2, oqp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd2, oqp));
 	EXPECT_EQ(-ENOENT, qp_state(self->fd2, oqp));
 	EXPECT_RES(self->fd, 2, 0, 1);
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd, qp));
 	EXPECT_EQ(0, close_xrcd(self->fd2, x2));
 	EXPECT_EQ(0, close_xrcd(self->fd2, xo));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_EQ(0, close_xrcd(self->fd, x1));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -651,14 +533,14 @@ TEST_F(xrc, open_qp_outlives_creator_handle)
 
 	x1 = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x1);
-	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
 	ASSERT_LE(0, qp);
 	x2 = open_xrcd(self->fd2, self->file2, 0);
 	ASSERT_LE(0, x2);
 	oqp = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL);
 	ASSERT_LE(0, oqp);
 
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_RES(self->fd, 1, 0, 1);
 	EXPECT_EQ(0, close_xrcd(self->fd, x1));
 	EXPECT_RES(self->fd, 1, 0, 1);
@@ -669,10 +551,10 @@ TEST_F(xrc, open_qp_outlives_creator_handle)
 	again = open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL);
 	ASSERT_LE(0, again);
 	EXPECT_EQ(QPS_INIT, qp_state(self->fd2, again));
-	EXPECT_EQ(0, destroy_qp(self->fd2, oqp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd2, oqp));
 	EXPECT_RES(self->fd, 1, 0, 1);
 	EXPECT_EQ(-EBUSY, close_xrcd(self->fd2, x2));
-	EXPECT_EQ(0, destroy_qp(self->fd2, again));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd2, again));
 	EXPECT_RES(self->fd, 1, 0, 0);
 	/* the number is gone from the domain */
 	EXPECT_EQ(-EINVAL, open_qp(self->fd2, x2, qpn, QPT_XRC_TGT, NULL));
@@ -691,11 +573,11 @@ TEST_F(xrc, close_files_frees_everything)
 
 	x1 = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x1);
-	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
 	ASSERT_LE(0, qp);
 	s = create_xsrq(self->fd, SRQT_XRC, self->pd, x1, self->cq, 8, NULL);
 	ASSERT_LE(0, s);
-	ASSERT_LE(0, create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1,
+	ASSERT_LE(0, raw_create_qp(self->fd, QPT_XRC_INI, self->pd, self->cq, -1,
 			       NULL));
 	x2 = open_xrcd(self->fd2, self->file2, 0);
 	ASSERT_LE(0, x2);
@@ -703,7 +585,7 @@ TEST_F(xrc, close_files_frees_everything)
 	ASSERT_LE(0, oqp);
 	EXPECT_RES(self->fd, 1, 1, 2);
 
-	fd3 = hca_open();
+	fd3 = hca_open_ctx();
 	ASSERT_LE(0, fd3);
 	close(self->fd);
 	self->fd = -1;
@@ -726,7 +608,7 @@ TEST_F(xrc, close_opener_first)
 
 	x1 = open_xrcd(self->fd, self->file, O_CREAT);
 	ASSERT_LE(0, x1);
-	qp = create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
+	qp = raw_create_qp(self->fd, QPT_XRC_TGT, x1, 0, -1, &qpn);
 	ASSERT_LE(0, qp);
 	x2 = open_xrcd(self->fd2, self->file2, 0);
 	ASSERT_LE(0, x2);
@@ -737,7 +619,7 @@ TEST_F(xrc, close_opener_first)
 	EXPECT_RES(self->fd, 1, 0, 1);
 	EXPECT_EQ(QPS_RESET, qp_state(self->fd, qp));
 	EXPECT_EQ(-EBUSY, close_xrcd(self->fd, x1));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_EQ(0, close_xrcd(self->fd, x1));
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -871,16 +753,10 @@ FIXTURE(wq) {
 FIXTURE_SETUP(wq)
 {
 	struct ib_uverbs_create_cq_resp cq = {};
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	self->fd = hca_open();
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -1061,7 +937,7 @@ TEST_F(wq, rss_qp)
 	EXPECT_WQS(self->fd, 2, 1, 1);
 	EXPECT_EQ(-EBUSY, destroy_tbl(self->fd, t));
 	EXPECT_EQ(-EBUSY, destroy_wq(self->fd, wqs[0]));
-	EXPECT_EQ(0, destroy_qp(self->fd, qp));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_EQ(0, destroy_tbl(self->fd, t));
 	EXPECT_EQ(0, destroy_wq(self->fd, wqs[0]));
 	EXPECT_EQ(0, destroy_wq(self->fd, wqs[1]));
@@ -1086,7 +962,7 @@ TEST_F(wq, close_frees_everything)
 	ASSERT_LE(0, hca_async_fd(self->fd));
 	ASSERT_LE(0, create_wq(self->fd, self->pd, self->cq, 0, 8, 0, NULL));
 	EXPECT_WQS(self->fd, 3, 1, 1);
-	fd2 = hca_open();
+	fd2 = hca_open_ctx();
 	ASSERT_LE(0, fd2);
 	close(self->fd);
 	self->fd = -1;
@@ -1212,22 +1088,16 @@ FIXTURE(flow) {
 FIXTURE_SETUP(flow)
 {
 	struct ib_uverbs_create_cq_resp cq = {};
-	int ret;
 
 	self->fd = -1;
-	ret = hca_load();
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	self->fd = hca_open();
+	HCA_SETUP_LOAD();
+	self->fd = hca_open_ctx();
 	ASSERT_LE(0, self->fd);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
 	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
 	self->cq = cq.cq_handle;
-	self->ud = create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
+	self->ud = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
 	ASSERT_LE(0, self->ud);
 	ASSERT_EQ(0, res_of(self->fd, &self->base));
 }
@@ -1282,7 +1152,7 @@ TEST_F(flow, specs_reach_driver)
 	EXPECT_EQ(self->base.flows + 1, res.flows);
 
 	/* the QP is in use; the flow goes first */
-	EXPECT_EQ(-EBUSY, destroy_qp(self->fd, self->ud));
+	EXPECT_EQ(-EBUSY, raw_destroy_qp(self->fd, self->ud));
 	EXPECT_EQ(0, destroy_flow(self->fd, f));
 	EXPECT_EQ(-ENOENT, destroy_flow(self->fd, f));
 	ASSERT_EQ(0, res_of(self->fd, &res));
@@ -1373,7 +1243,7 @@ TEST_F(flow, malformed)
 	flow_l4(&r, self->ud);
 	r.cmd.flow_attr.port = 2;
 	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
-	rc = create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
+	rc = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
 	ASSERT_LE(0, rc);
 	flow_l4(&r, rc);
 	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
@@ -1395,7 +1265,7 @@ TEST_F(flow, malformed)
 	flow_l4(&r, self->ud);
 	r.cmd.flow_attr.flags = 1 << 1;
 	EXPECT_EQ(-EOPNOTSUPP, create_flow(self->fd, &r, 0));
-	EXPECT_EQ(0, destroy_qp(self->fd, rc));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, rc));
 
 	/* the value's excess is ignored (6.1 checks the mask's only) */
 	flow_init(&r, self->ud);

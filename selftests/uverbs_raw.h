@@ -166,6 +166,114 @@ static inline int raw_destroy_cq(int fd, __u32 handle,
 	return ret < 0 ? ret : 0;
 }
 
+/* enum ib_qp_type IB_QPT_XRC_TGT: no send queue, no receive queue. */
+#define RAW_QPT_XRC_TGT	10
+
+/*
+ * CREATE_QP of @type: @pd is the XRCD handle for XRC TGT; an SRQ when
+ * @srq >= 0.  The handle or -errno, the QP number in *@qpn.
+ */
+static inline int raw_create_qp(int fd, __u8 type, __u32 pd, __u32 cq,
+				int srq, __u32 *qpn)
+{
+	struct {
+		struct ib_uverbs_create_qp_resp core;
+		char drv[RAW_DRV_OUT];
+	} out = {};
+	struct ib_uverbs_create_qp req = {
+		.response = (uintptr_t)&out,
+		.user_handle = 0x9d,
+		.pd_handle = pd,
+		.send_cq_handle = cq,
+		.recv_cq_handle = cq,
+		.srq_handle = srq < 0 ? 0 : srq,
+		.max_send_wr = type == RAW_QPT_XRC_TGT ? 0 : 8,
+		.max_recv_wr = srq < 0 && type != RAW_QPT_XRC_TGT ? 8 : 0,
+		.max_send_sge = type == RAW_QPT_XRC_TGT ? 0 : 1,
+		.max_recv_sge = srq < 0 && type != RAW_QPT_XRC_TGT ? 1 : 0,
+		.qp_type = type,
+		.is_srq = srq >= 0,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
+			      sizeof(req), sizeof(out));
+
+	if (ret < 0)
+		return ret;
+	if (qpn)
+		*qpn = out.core.qpn;
+	return (int)out.core.qp_handle;
+}
+
+static inline int raw_destroy_qp(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_qp_resp resp;
+	struct ib_uverbs_destroy_qp req = {
+		.response = (uintptr_t)&resp,
+		.qp_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req,
+			      sizeof(req), sizeof(resp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static inline int raw_modify_qp(int fd, struct ib_uverbs_modify_qp *req)
+{
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, req,
+			      sizeof(*req), 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* DESTROY_SRQ; the events reported in *@resp when @resp is not NULL. */
+static inline int raw_destroy_srq(int fd, __u32 handle,
+				  struct ib_uverbs_destroy_srq_resp *resp)
+{
+	struct ib_uverbs_destroy_srq_resp tmp;
+	struct ib_uverbs_destroy_srq req = {
+		.response = (uintptr_t)(resp ? resp : &tmp),
+		.srq_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &req,
+			      sizeof(req), sizeof(tmp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static inline int raw_query_srq(int fd, __u32 handle,
+				struct ib_uverbs_query_srq_resp *resp)
+{
+	struct ib_uverbs_query_srq req = {
+		.response = (uintptr_t)resp,
+		.srq_handle = handle,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_SRQ, &req,
+			      sizeof(req), sizeof(*resp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* MODIFY_SRQ with @drv_len (0, 8 or 16) bytes of zeroed driver request. */
+static inline int raw_modify_srq(int fd, __u32 handle, __u32 mask,
+				 __u32 max_wr, __u32 limit, size_t drv_len)
+{
+	struct {
+		struct ib_uverbs_modify_srq core;
+		__u64 drv[2];
+	} req = {
+		.core = {
+			.srq_handle = handle,
+			.attr_mask = mask,
+			.max_wr = max_wr,
+			.srq_limit = limit,
+		},
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req,
+			      sizeof(req.core) + drv_len, 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
 /* The name of the RDMA device behind uverbs0 ("rxe0"), or "". */
 static inline const char *raw_ibdev_name(void)
 {

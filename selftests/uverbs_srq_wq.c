@@ -100,54 +100,6 @@ static int create_xsrq(int fd, struct ib_uverbs_create_xsrq *req,
 	return 0;
 }
 
-static int destroy_srq(int fd, __u32 handle,
-		       struct ib_uverbs_destroy_srq_resp *resp)
-{
-	struct ib_uverbs_destroy_srq_resp tmp;
-	struct ib_uverbs_destroy_srq req = {
-		.response = (uintptr_t)(resp ? resp : &tmp),
-		.srq_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &req,
-			      sizeof(req), sizeof(tmp));
-
-	return ret < 0 ? ret : 0;
-}
-
-static int query_srq(int fd, __u32 handle,
-		     struct ib_uverbs_query_srq_resp *resp)
-{
-	struct ib_uverbs_query_srq req = {
-		.response = (uintptr_t)resp,
-		.srq_handle = handle,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_SRQ, &req,
-			      sizeof(req), sizeof(*resp));
-
-	return ret < 0 ? ret : 0;
-}
-
-/* MODIFY_SRQ with @drv_len bytes of (zeroed) driver request. */
-static int modify_srq(int fd, __u32 handle, __u32 mask, __u32 max_wr,
-		      __u32 limit, size_t drv_len)
-{
-	struct {
-		struct ib_uverbs_modify_srq core;
-		__u64 drv[2];
-	} req = {
-		.core = {
-			.srq_handle = handle,
-			.attr_mask = mask,
-			.max_wr = max_wr,
-			.srq_limit = limit,
-		},
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req,
-			      sizeof(req.core) + drv_len, 0);
-
-	return ret < 0 ? ret : 0;
-}
-
 static int is_rxe(void)
 {
 	return !strncmp(raw_ibdev_name(), "rxe", 3);
@@ -167,29 +119,29 @@ TEST_F(srq, srq_create_query_modify_destroy)
 	EXPECT_LE(1, srq.max_sge);
 	EXPECT_EQ(0, srq.srqn);	/* only XRC SRQs have a number */
 
-	ASSERT_EQ(0, query_srq(self->fd, srq.srq_handle, &q));
+	ASSERT_EQ(0, raw_query_srq(self->fd, srq.srq_handle, &q));
 	EXPECT_LE(16, q.max_wr);
 	EXPECT_EQ(srq.max_sge, q.max_sge);
 	EXPECT_EQ(0, q.srq_limit);
 
 	if (is_rxe()) {
 		/* rxe reads an 8-byte request of its own. */
-		EXPECT_EQ(-EINVAL, modify_srq(self->fd, srq.srq_handle,
+		EXPECT_EQ(-EINVAL, raw_modify_srq(self->fd, srq.srq_handle,
 					      SRQ_LIMIT, 0, 4, 0));
-		ASSERT_EQ(0, modify_srq(self->fd, srq.srq_handle, SRQ_LIMIT,
+		ASSERT_EQ(0, raw_modify_srq(self->fd, srq.srq_handle, SRQ_LIMIT,
 					0, 4, 8));
-		ASSERT_EQ(0, query_srq(self->fd, srq.srq_handle, &q));
+		ASSERT_EQ(0, raw_query_srq(self->fd, srq.srq_handle, &q));
 		EXPECT_EQ(4, q.srq_limit);
 		/* A limit beyond the queue is the driver's EINVAL. */
-		EXPECT_EQ(-EINVAL, modify_srq(self->fd, srq.srq_handle,
+		EXPECT_EQ(-EINVAL, raw_modify_srq(self->fd, srq.srq_handle,
 					      SRQ_LIMIT, 0, 1u << 30, 8));
 	}
 
-	ASSERT_EQ(0, destroy_srq(self->fd, srq.srq_handle, &dr));
+	ASSERT_EQ(0, raw_destroy_srq(self->fd, srq.srq_handle, &dr));
 	EXPECT_EQ(0, dr.events_reported);
-	EXPECT_EQ(-ENOENT, destroy_srq(self->fd, srq.srq_handle, NULL));
-	EXPECT_EQ(-ENOENT, query_srq(self->fd, srq.srq_handle, &q));
-	EXPECT_EQ(-ENOENT, modify_srq(self->fd, srq.srq_handle, SRQ_LIMIT, 0,
+	EXPECT_EQ(-ENOENT, raw_destroy_srq(self->fd, srq.srq_handle, NULL));
+	EXPECT_EQ(-ENOENT, raw_query_srq(self->fd, srq.srq_handle, &q));
+	EXPECT_EQ(-ENOENT, raw_modify_srq(self->fd, srq.srq_handle, SRQ_LIMIT, 0,
 				      1, 8));
 }
 
@@ -205,7 +157,7 @@ TEST_F(srq, pd_is_busy_while_an_srq_uses_it)
 	if (before >= 0)
 		EXPECT_EQ(before + 1, raw_res_count("srq"));
 	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
-	ASSERT_EQ(0, destroy_srq(self->fd, srq.srq_handle, NULL));
+	ASSERT_EQ(0, raw_destroy_srq(self->fd, srq.srq_handle, NULL));
 	if (before >= 0)
 		EXPECT_EQ(before, raw_res_count("srq"));
 	EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
@@ -255,7 +207,7 @@ TEST_F(srq, xsrq_types)
 	if (!is_rxe())
 		SKIP(return, "expectation is rxe's (device %s)", raw_ibdev_name());
 	ASSERT_EQ(0, create_xsrq(self->fd, &req, &srq));
-	EXPECT_EQ(0, destroy_srq(self->fd, srq.srq_handle, NULL));
+	EXPECT_EQ(0, raw_destroy_srq(self->fd, srq.srq_handle, NULL));
 
 	/* XRC: any XRCD handle that does not resolve is EINVAL. */
 	req.srq_type = SRQT_XRC;
@@ -291,7 +243,7 @@ TEST_F(srq, response_errors)
 		return;	/* the fixture setup skipped */
 
 	ASSERT_EQ(0, create_srq(self->fd, self->pd, 8, 1, &srq));
-	EXPECT_EQ(-EFAULT, query_srq(self->fd, srq.srq_handle, (void *)8));
+	EXPECT_EQ(-EFAULT, raw_query_srq(self->fd, srq.srq_handle, (void *)8));
 	/* Room for less than the response is malformed. */
 	qreq.response = (uintptr_t)&q;
 	qreq.srq_handle = srq.srq_handle;
@@ -302,7 +254,7 @@ TEST_F(srq, response_errors)
 	EXPECT_EQ(-EFAULT, raw_cmd(self->fd, IB_USER_VERBS_CMD_DESTROY_SRQ,
 				   &dreq, sizeof(dreq),
 				   sizeof(struct ib_uverbs_destroy_srq_resp)));
-	EXPECT_EQ(-ENOENT, destroy_srq(self->fd, srq.srq_handle, NULL));
+	EXPECT_EQ(-ENOENT, raw_destroy_srq(self->fd, srq.srq_handle, NULL));
 }
 
 TEST_F(srq, handles_are_per_file_and_typed)
@@ -317,14 +269,14 @@ TEST_F(srq, handles_are_per_file_and_typed)
 
 	ASSERT_EQ(0, create_srq(self->fd, self->pd, 8, 1, &srq));
 	/* The PD handle as an SRQ handle. */
-	EXPECT_EQ(-EINVAL, query_srq(self->fd, self->pd, &q));
-	EXPECT_EQ(-EINVAL, destroy_srq(self->fd, self->pd, NULL));
+	EXPECT_EQ(-EINVAL, raw_query_srq(self->fd, self->pd, &q));
+	EXPECT_EQ(-EINVAL, raw_destroy_srq(self->fd, self->pd, NULL));
 
 	other = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, other);
 	ASSERT_EQ(0, raw_get_context(other, &ctx2));
-	EXPECT_EQ(-ENOENT, query_srq(other, srq.srq_handle, &q));
-	EXPECT_EQ(-ENOENT, destroy_srq(other, srq.srq_handle, NULL));
+	EXPECT_EQ(-ENOENT, raw_query_srq(other, srq.srq_handle, &q));
+	EXPECT_EQ(-ENOENT, raw_destroy_srq(other, srq.srq_handle, NULL));
 	close(ctx2.async_fd);
 	close(other);
 	/* This file's SRQ and PD go with the file (teardown). */
