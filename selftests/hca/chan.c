@@ -192,7 +192,9 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_INFO)(struct uverbs_attr_bundle 
 	info.magic = OVBTEST_MAGIC;
 	info.counters_offset = rdma_user_mmap_get_offset(&uc->counters->rdma_entry);
 	info.doorbell_offset = rdma_user_mmap_get_offset(&uc->doorbell->rdma_entry);
-	info.doorbell_value = READ_ONCE(*(u64 *)uc->doorbell->page);
+	info.doorbell_value = ovbtest_mmap_read(uc->doorbell);
+	info.wc_value = ovbtest_mmap_read(uc->wc);
+	info.nc_value = ovbtest_mmap_read(uc->nc);
 	info.contexts = atomic_read(&dev->live.contexts);
 	info.pds = atomic_read(&dev->live.pds);
 	info.cqs = atomic_read(&dev->live.cqs);

@@ -138,6 +138,7 @@ static int __init ovbtest_init(void)
 
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dev_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_qp_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mcast_ops);
@@ -164,6 +165,7 @@ static int __init ovbtest_init(void)
 	spin_lock_init(&dev->stuck_lock);
 	INIT_LIST_HEAD(&dev->stuck);
 
+	ovbtest_mmap_init();
 	ovbtest_dma_pdev = platform_device_register_simple(OVBTEST_DEVICE_PREFIX,
 							   PLATFORM_DEVID_NONE,
 							   NULL, 0);
@@ -187,6 +189,7 @@ static int __init ovbtest_init(void)
 err_pdev:
 	platform_device_unregister(ovbtest_dma_pdev);
 err_dealloc:
+	ovbtest_mmap_exit();
 	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
 	return ret;
@@ -211,6 +214,7 @@ static void __exit ovbtest_exit(void)
 		atomic_read(&dev->live.flows));
 	/* Refused objects ib_uverbs gave up on are expected: not counted. */
 	ovbtest_stuck_free_all(dev);
+	ovbtest_mmap_exit();
 	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
 	platform_device_unregister(ovbtest_dma_pdev);

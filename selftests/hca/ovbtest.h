@@ -4,7 +4,8 @@
  * contexts, PDs, CQs (nothing ever completes on them), MRs over pinned user
  * memory (re-registered in place or as a new MR, as mlx5), UD and RC QPs
  * without a data path, InfiniBand multicast groups with rdmavt's rules,
- * two mmap'able pages per context, a driver-defined copy channel object
+ * mmap'able pages per context (cached, and write-combining and non-cached
+ * over a PCI BAR when there is one), a driver-defined copy channel object
  * whose COPY method moves bytes between two of the caller's MRs, as a
  * loopback HCA's RDMA WRITE would, and an object whose destroy can fail.
  * It implements disassociate_ucontext, so it can be unloaded while users
@@ -67,17 +68,32 @@ struct ovbtest_dev {
 	struct list_head stuck;
 };
 
-/* A page of the context that user space maps (counters or doorbell). */
+/* The kinds of page a context maps (mmap.c). */
+enum ovbtest_mmap_kind {
+	OVBTEST_MMAP_CACHED,	/* kernel RAM */
+	OVBTEST_MMAP_WC,	/* a BAR page, write-combining */
+	OVBTEST_MMAP_NC,	/* a BAR page, non-cached */
+	OVBTEST_MMAP_KINDS
+};
+
+/* A page of the context that user space maps. */
 struct ovbtest_mmap_page {
 	struct rdma_user_mmap_entry rdma_entry;
-	void *page;
+	enum ovbtest_mmap_kind kind;
 	bool read_only;
+	void *page;		/* cached: the page */
+	void __iomem *io;	/* BAR pages: the kernel's mapping of it */
+	phys_addr_t phys;	/* ... its bus address */
+	u64 bar_offset;		/* ... and where it is in the BAR */
 };
 
 struct ovbtest_ucontext {
 	struct ib_ucontext ibuc;
 	struct ovbtest_mmap_page *counters;
 	struct ovbtest_mmap_page *doorbell;
+	/* BAR pages, NULL without a BAR (mmap.c) */
+	struct ovbtest_mmap_page *wc;
+	struct ovbtest_mmap_page *nc;
 };
 
 struct ovbtest_pd {
@@ -151,6 +167,16 @@ ovbtest_counters(struct ovbtest_ucontext *uc)
 extern const struct ib_device_ops ovbtest_verbs_ops;
 int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 		    u64 dst_off, u32 len);
+
+/* mmap.c */
+extern const struct ib_device_ops ovbtest_mmap_ops;
+void ovbtest_mmap_init(void);
+void ovbtest_mmap_exit(void);
+bool ovbtest_mmap_has_bar(void);
+struct ovbtest_mmap_page *ovbtest_mmap_insert(struct ib_ucontext *ibuc,
+					      enum ovbtest_mmap_kind kind,
+					      bool read_only, u64 fill);
+u64 ovbtest_mmap_read(struct ovbtest_mmap_page *p);
 
 /* qp.c */
 extern const struct ib_device_ops ovbtest_qp_ops;

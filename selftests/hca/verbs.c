@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ovbtest: the standard verbs of the device - user contexts with their two
- * mmap'able pages, PDs, CQs (polled empty) and MRs over pinned user memory
- * (re-registered as mlx5 does) - and the
- * "DMA" that copies between two MRs (through the pinned pages, as a
+ * ovbtest: the standard verbs of the device - user contexts with their
+ * mmap'able pages (mmap.c), PDs, CQs (polled empty) and MRs over pinned
+ * user memory (re-registered as mlx5 does) - and the "DMA" that copies between two MRs (through the pinned pages, as a
  * device without an IOMMU mapping would).
  */
 #include <linux/highmem.h>
@@ -16,28 +15,50 @@
 
 /* ------------------------------------------------------------- contexts */
 
-static struct ovbtest_mmap_page *ovbtest_page_insert(struct ib_ucontext *ibuc,
-						     bool read_only)
+static void ovbtest_ucontext_unmap(struct ovbtest_ucontext *uc)
 {
-	struct ovbtest_mmap_page *p;
-	int ret;
+	struct ovbtest_mmap_page *pages[] = {
+		uc->nc, uc->wc, uc->doorbell, uc->counters,
+	};
+	unsigned int i;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return ERR_PTR(-ENOMEM);
-	p->page = (void *)get_zeroed_page(GFP_KERNEL);
-	if (!p->page) {
-		kfree(p);
-		return ERR_PTR(-ENOMEM);
-	}
-	p->read_only = read_only;
-	ret = rdma_user_mmap_entry_insert(ibuc, &p->rdma_entry, PAGE_SIZE);
-	if (ret) {
-		free_page((unsigned long)p->page);
-		kfree(p);
-		return ERR_PTR(ret);
-	}
-	return p;
+	for (i = 0; i < ARRAY_SIZE(pages); i++)
+		if (!IS_ERR_OR_NULL(pages[i]))
+			rdma_user_mmap_entry_remove(&pages[i]->rdma_entry);
+}
+
+/* Without a BAR the context has its cached pages only (resp.flags). */
+static int ovbtest_ucontext_map(struct ovbtest_ucontext *uc,
+				struct ovbtest_alloc_ucontext_resp *resp)
+{
+	struct ib_ucontext *ibuc = &uc->ibuc;
+
+	uc->counters = ovbtest_mmap_insert(ibuc, OVBTEST_MMAP_CACHED, true, 0);
+	if (IS_ERR(uc->counters))
+		return PTR_ERR(uc->counters);
+	uc->doorbell = ovbtest_mmap_insert(ibuc, OVBTEST_MMAP_CACHED, false, 0);
+	if (IS_ERR(uc->doorbell))
+		return PTR_ERR(uc->doorbell);
+	ovbtest_counters(uc)->magic = OVBTEST_MAGIC;
+	resp->counters_offset = rdma_user_mmap_get_offset(&uc->counters->rdma_entry);
+	resp->doorbell_offset = rdma_user_mmap_get_offset(&uc->doorbell->rdma_entry);
+	if (!ovbtest_mmap_has_bar())
+		return 0;
+
+	uc->wc = ovbtest_mmap_insert(ibuc, OVBTEST_MMAP_WC, false,
+				     OVBTEST_WC_FILL);
+	if (IS_ERR(uc->wc))
+		return PTR_ERR(uc->wc);
+	uc->nc = ovbtest_mmap_insert(ibuc, OVBTEST_MMAP_NC, false,
+				     OVBTEST_NC_FILL);
+	if (IS_ERR(uc->nc))
+		return PTR_ERR(uc->nc);
+	resp->flags |= OVBTEST_UCTX_BAR;
+	resp->wc_offset = rdma_user_mmap_get_offset(&uc->wc->rdma_entry);
+	resp->nc_offset = rdma_user_mmap_get_offset(&uc->nc->rdma_entry);
+	resp->wc_bar_offset = uc->wc->bar_offset;
+	resp->nc_bar_offset = uc->nc->bar_offset;
+	return 0;
 }
 
 static int ovbtest_alloc_ucontext(struct ib_ucontext *ibuc,
@@ -47,30 +68,17 @@ static int ovbtest_alloc_ucontext(struct ib_ucontext *ibuc,
 	struct ovbtest_alloc_ucontext_resp resp = {};
 	int ret;
 
-	uc->counters = ovbtest_page_insert(ibuc, true);
-	if (IS_ERR(uc->counters))
-		return PTR_ERR(uc->counters);
-	uc->doorbell = ovbtest_page_insert(ibuc, false);
-	if (IS_ERR(uc->doorbell)) {
-		ret = PTR_ERR(uc->doorbell);
-		goto err_counters;
-	}
-	ovbtest_counters(uc)->magic = OVBTEST_MAGIC;
-
 	resp.magic = OVBTEST_MAGIC;
-	resp.counters_offset = rdma_user_mmap_get_offset(&uc->counters->rdma_entry);
-	resp.doorbell_offset = rdma_user_mmap_get_offset(&uc->doorbell->rdma_entry);
-	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
-	if (ret)
-		goto err_doorbell;
+	ret = ovbtest_ucontext_map(uc, &resp);
+	if (!ret)
+		ret = ib_copy_to_udata(udata, &resp,
+				       min(udata->outlen, sizeof(resp)));
+	if (ret) {
+		ovbtest_ucontext_unmap(uc);
+		return ret;
+	}
 	atomic_inc(&to_odev(ibuc->device)->live.contexts);
 	return 0;
-
-err_doorbell:
-	rdma_user_mmap_entry_remove(&uc->doorbell->rdma_entry);
-err_counters:
-	rdma_user_mmap_entry_remove(&uc->counters->rdma_entry);
-	return ret;
 }
 
 /* The pages go with their last mapping (ovbtest_mmap_free). */
@@ -78,8 +86,7 @@ static void ovbtest_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 	struct ovbtest_ucontext *uc = to_ouc(ibuc);
 
-	rdma_user_mmap_entry_remove(&uc->doorbell->rdma_entry);
-	rdma_user_mmap_entry_remove(&uc->counters->rdma_entry);
+	ovbtest_ucontext_unmap(uc);
 	ovbtest_stuck_orphan(uc);
 	atomic_dec(&to_odev(ibuc->device)->live.contexts);
 }
@@ -90,37 +97,6 @@ static void ovbtest_dealloc_ucontext(struct ib_ucontext *ibuc)
  */
 static void ovbtest_disassociate_ucontext(struct ib_ucontext *ibuc)
 {
-}
-
-/* The counters page maps read-only (never writable), the doorbell shared. */
-static int ovbtest_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
-{
-	struct rdma_user_mmap_entry *entry;
-	struct ovbtest_mmap_page *p;
-	int ret = -EPERM;
-
-	entry = rdma_user_mmap_entry_get(ibuc, vma);
-	if (!entry)
-		return -EINVAL;
-	p = to_opage(entry);
-	if (p->read_only) {
-		if (vma->vm_flags & VM_WRITE)
-			goto out;
-		vma->vm_flags &= ~VM_MAYWRITE;
-	}
-	ret = rdma_user_mmap_io(ibuc, vma, page_to_pfn(virt_to_page(p->page)),
-				PAGE_SIZE, vma->vm_page_prot, entry);
-out:
-	rdma_user_mmap_entry_put(entry);
-	return ret;
-}
-
-static void ovbtest_mmap_free(struct rdma_user_mmap_entry *entry)
-{
-	struct ovbtest_mmap_page *p = to_opage(entry);
-
-	free_page((unsigned long)p->page);
-	kfree(p);
 }
 
 /* ------------------------------------------------------------ PDs, CQs */
@@ -359,8 +335,6 @@ const struct ib_device_ops ovbtest_verbs_ops = {
 	.alloc_ucontext = ovbtest_alloc_ucontext,
 	.dealloc_ucontext = ovbtest_dealloc_ucontext,
 	.disassociate_ucontext = ovbtest_disassociate_ucontext,
-	.mmap = ovbtest_mmap,
-	.mmap_free = ovbtest_mmap_free,
 	.alloc_pd = ovbtest_alloc_pd,
 	.dealloc_pd = ovbtest_dealloc_pd,
 	.create_cq = ovbtest_create_cq,

@@ -123,6 +123,9 @@ struct ovbtest_device_info {
 	__u32 stuck;
 	/* ... of them, those whose context is gone: ib_uverbs leaked them */
 	__u32 stuck_orphans;
+	/* the first u64 of the context's WC and non-cached pages (or 0) */
+	__aligned_u64 wc_value;
+	__aligned_u64 nc_value;
 };
 
 /* Driver data of the CHAN_CREATE method (UVERBS_ATTR_UHW). */
@@ -142,12 +145,32 @@ struct ovbtest_create_cq_resp {
 	__u32 cqe;
 };
 
-/* Driver data of GET_CONTEXT (alloc_ucontext). */
+/*
+ * Driver data of GET_CONTEXT (alloc_ucontext).  The counters and doorbell
+ * pages are kernel RAM, mapped cached.  With OVBTEST_UCTX_BAR the context
+ * also has a write-combining page and a non-cached page of device memory
+ * (a PCI BAR: QEMU's ivshmem-plain, BAR 2), as mlx5's BlueFlame registers
+ * and UAR doorbells, each starting with its OVBTEST_*_FILL; *_bar_offset
+ * says where in the BAR they are (selftests/hca/mmap.c).
+ */
 struct ovbtest_alloc_ucontext_resp {
 	__aligned_u64 magic;
 	__aligned_u64 counters_offset;
 	__aligned_u64 doorbell_offset;
+	__u32 flags;			/* enum ovbtest_uctx_flags */
+	__u32 reserved;
+	__aligned_u64 wc_offset;	/* mmap offset of the WC page */
+	__aligned_u64 nc_offset;	/* ... of the non-cached page */
+	__aligned_u64 wc_bar_offset;
+	__aligned_u64 nc_bar_offset;
 };
+
+enum ovbtest_uctx_flags {
+	OVBTEST_UCTX_BAR = 1 << 0,	/* wc_* and nc_* are valid */
+};
+
+#define OVBTEST_WC_FILL		(OVBTEST_MAGIC ^ 1)
+#define OVBTEST_NC_FILL		(OVBTEST_MAGIC ^ 2)
 
 /*
  * The counters page (read-only mapping): the driver bumps it after every
