@@ -5,15 +5,17 @@
  * entry per page, DMA-mapped for the attaching device; the exporter
  * remembers each page's DMA address so that ovbtest's "DMA engine" can
  * turn the addresses of its umem back into pages.  Buffers mmap() for the
- * CPU.  Two flavours: dynamic (pin/unpin; the core maps under the
- * reservation lock) and static (the core maps a dynamic importer's
- * attachment once, at attach time).  The live counts are read-only module
+ * CPU (faulted in, so that a move can zap them).  Two flavours: dynamic
+ * (pin/unpin; the core maps under the reservation lock; the buffer can
+ * move, ovbtest_dmabuf_move()) and static (the core maps a dynamic
+ * importer's attachment once, at attach time; it never moves).  The live counts are read-only module
  * parameters, so tests can see that an importer let go.
  */
 #include <linux/atomic.h>
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
@@ -25,9 +27,12 @@
 
 MODULE_IMPORT_NS(DMA_BUF);
 
+/* pages, pins and moves change under the buffer's reservation lock */
 struct ovbtest_dmabuf {
 	unsigned int npages;
 	struct page **pages;
+	unsigned int pins;
+	unsigned int moves;
 };
 
 /* One mapping of a buffer for one attachment (attach->priv). */
@@ -75,17 +80,23 @@ static void ovbtest_dmabuf_detach(struct dma_buf *dmabuf,
 	atomic_dec(&live_attachments);
 }
 
-/* The buffer's pages never move: pinning only counts. */
+/* A pinned buffer does not move (ovbtest_dmabuf_move answers EBUSY). */
 static int ovbtest_dmabuf_pin(struct dma_buf_attachment *attach)
 {
+	struct ovbtest_dmabuf *buf = attach->dmabuf->priv;
+
 	dma_resv_assert_held(attach->dmabuf->resv);
+	buf->pins++;
 	atomic_inc(&live_pins);
 	return 0;
 }
 
 static void ovbtest_dmabuf_unpin(struct dma_buf_attachment *attach)
 {
+	struct ovbtest_dmabuf *buf = attach->dmabuf->priv;
+
 	dma_resv_assert_held(attach->dmabuf->resv);
+	buf->pins--;
 	atomic_dec(&live_pins);
 }
 
@@ -151,14 +162,39 @@ static void ovbtest_dmabuf_unmap_dma_buf(struct dma_buf_attachment *attach,
 	atomic_dec(&live_mappings);
 }
 
-static void ovbtest_dmabuf_free(struct ovbtest_dmabuf *buf)
+static void ovbtest_dmabuf_free_pages(struct page **pages,
+				      unsigned int npages)
 {
 	unsigned int i;
 
-	for (i = 0; i < buf->npages; i++)
-		if (buf->pages[i])
-			__free_page(buf->pages[i]);
-	kfree(buf->pages);
+	for (i = 0; i < npages; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+	kfree(pages);
+}
+
+static struct page **ovbtest_dmabuf_alloc_pages(unsigned int npages)
+{
+	struct page **pages;
+	unsigned int i;
+
+	pages = kcalloc(npages, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return NULL;
+	for (i = 0; i < npages; i++) {
+		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!pages[i]) {
+			ovbtest_dmabuf_free_pages(pages, npages);
+			return NULL;
+		}
+	}
+	return pages;
+}
+
+static void ovbtest_dmabuf_free(struct ovbtest_dmabuf *buf)
+{
+	if (buf->pages)
+		ovbtest_dmabuf_free_pages(buf->pages, buf->npages);
 	kfree(buf);
 }
 
@@ -168,13 +204,33 @@ static void ovbtest_dmabuf_release(struct dma_buf *dmabuf)
 	atomic_dec(&live_buffers);
 }
 
+/* The page where the buffer is now (a move zaps what was there). */
+static vm_fault_t ovbtest_dmabuf_fault(struct vm_fault *vmf)
+{
+	struct dma_buf *dmabuf = vmf->vma->vm_private_data;
+	struct ovbtest_dmabuf *buf = dmabuf->priv;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	dma_resv_lock(dmabuf->resv, NULL);
+	if (vmf->pgoff < buf->npages)
+		ret = vmf_insert_page(vmf->vma, vmf->address,
+				      buf->pages[vmf->pgoff]);
+	dma_resv_unlock(dmabuf->resv);
+	return ret;
+}
+
+static const struct vm_operations_struct ovbtest_dmabuf_vm_ops = {
+	.fault = ovbtest_dmabuf_fault,
+};
+
 /* The core has checked vm_pgoff and the length against the size. */
 static int ovbtest_dmabuf_mmap(struct dma_buf *dmabuf,
 			       struct vm_area_struct *vma)
 {
-	struct ovbtest_dmabuf *buf = dmabuf->priv;
-
-	return vm_map_pages(vma, buf->pages, buf->npages);
+	vma->vm_flags |= VM_MIXEDMAP;
+	vma->vm_ops = &ovbtest_dmabuf_vm_ops;
+	vma->vm_private_data = dmabuf;
+	return 0;
 }
 
 static const struct dma_buf_ops ovbtest_dmabuf_dynamic_ops = {
@@ -202,7 +258,6 @@ struct dma_buf *ovbtest_dmabuf_create(unsigned int npages, u32 flags)
 	DEFINE_DMA_BUF_EXPORT_INFO(exp);
 	struct ovbtest_dmabuf *buf;
 	struct dma_buf *dmabuf;
-	unsigned int i;
 
 	if (!npages || npages > OVBTEST_DMABUF_MAX_PAGES ||
 	    (flags & ~OVBTEST_DMABUF_STATIC))
@@ -211,14 +266,9 @@ struct dma_buf *ovbtest_dmabuf_create(unsigned int npages, u32 flags)
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	buf->npages = npages;
-	buf->pages = kcalloc(npages, sizeof(*buf->pages), GFP_KERNEL);
+	buf->pages = ovbtest_dmabuf_alloc_pages(npages);
 	if (!buf->pages)
 		goto err_free;
-	for (i = 0; i < npages; i++) {
-		buf->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!buf->pages[i])
-			goto err_free;
-	}
 
 	exp.ops = flags & OVBTEST_DMABUF_STATIC ? &ovbtest_dmabuf_static_ops :
 						  &ovbtest_dmabuf_dynamic_ops;
@@ -262,6 +312,56 @@ struct page *ovbtest_dmabuf_page(struct dma_buf_attachment *attach,
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(ovbtest_dmabuf_page);
+
+/* Whether an importer still maps or pins @dmabuf (resv held). */
+static bool ovbtest_dmabuf_busy(struct dma_buf *dmabuf)
+{
+	struct ovbtest_dmabuf *buf = dmabuf->priv;
+	struct dma_buf_attachment *attach;
+
+	if (buf->pins)
+		return true;
+	list_for_each_entry(attach, &dmabuf->attachments, node)
+		if (attach->priv)
+			return true;
+	return false;
+}
+
+int ovbtest_dmabuf_move(struct dma_buf *dmabuf, u32 *moves)
+{
+	struct ovbtest_dmabuf *buf = dmabuf->priv;
+	struct page **pages, **old;
+	unsigned int i;
+	int ret = 0;
+
+	if (dmabuf->ops != &ovbtest_dmabuf_dynamic_ops)
+		return -EINVAL;
+	pages = ovbtest_dmabuf_alloc_pages(buf->npages);
+	if (!pages)
+		return -ENOMEM;
+
+	dma_resv_lock(dmabuf->resv, NULL);
+	/* Importers drop their mappings (and so their pins) now. */
+	dma_buf_move_notify(dmabuf);
+	if (ovbtest_dmabuf_busy(dmabuf)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	for (i = 0; i < buf->npages; i++)
+		copy_highpage(pages[i], buf->pages[i]);
+	old = buf->pages;
+	buf->pages = pages;
+	pages = old;
+	/* CPU mappings fault the new pages in. */
+	unmap_mapping_range(dmabuf->file->f_mapping, 0, 0, 1);
+	buf->moves++;
+out:
+	*moves = buf->moves;
+	dma_resv_unlock(dmabuf->resv);
+	ovbtest_dmabuf_free_pages(pages, buf->npages);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ovbtest_dmabuf_move);
 
 MODULE_DESCRIPTION("openverbs test HCA: a dma-buf exporter for its dma-buf MRs");
 MODULE_LICENSE("GPL");

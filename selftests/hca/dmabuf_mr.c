@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ovbtest: MRs over a dma-buf (REG_DMABUF_MR), pinned as efa does, and
- * OVBTEST_METHOD_DEVICE_DMABUF_ALLOC, which hands out dma-bufs of the
+ * ovbtest: MRs over a dma-buf (REG_DMABUF_MR), pinned as efa does or, with
+ * OVBTEST_DMABUF_MR_DYNAMIC, imported dynamically as mlx5 does (the
+ * exporter's move_notify drops the mapping; the next "DMA" maps the
+ * buffer again under its reservation lock), and the DEVICE methods
+ * DMABUF_ALLOC and DMABUF_MOVE, which hand out and move dma-bufs of the
  * exporter module ovbtest_dmabuf.ko (reached through symbol_get(), so
  * ovbtest.ko loads and unloads without it).  The copy "DMA" walks the
  * umem's DMA addresses - the exporter's table as ib_umem_dmabuf_map_pages()
@@ -9,6 +12,7 @@
  * behind each one.
  */
 #include <linux/dma-buf.h>
+#include <linux/dma-resv.h>
 #include <linux/file.h>
 #include <linux/highmem.h>
 #include <linux/module.h>
@@ -23,22 +27,95 @@
 
 MODULE_IMPORT_NS(DMA_BUF);
 
+static atomic_t ovbtest_move_notifies;
+static atomic_t ovbtest_remaps;
+
+static int ovbtest_dmabuf_count_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read((atomic_t *)kp->arg));
+}
+
+static const struct kernel_param_ops ovbtest_dmabuf_count_ops = {
+	.get = ovbtest_dmabuf_count_get,
+};
+
+module_param_cb(dmabuf_move_notifies, &ovbtest_dmabuf_count_ops,
+		&ovbtest_move_notifies, 0444);
+MODULE_PARM_DESC(dmabuf_move_notifies, "move_notify calls of dynamic dma-buf MRs");
+module_param_cb(dmabuf_remaps, &ovbtest_dmabuf_count_ops, &ovbtest_remaps,
+		0444);
+MODULE_PARM_DESC(dmabuf_remaps, "mappings of dynamic dma-buf MRs made again");
+
+/*
+ * The exporter is about to move the buffer (reservation lock held): the
+ * "HCA" drops its translation, as mlx5's invalidation does.
+ */
+static void ovbtest_dmabuf_mr_move_notify(struct dma_buf_attachment *attach)
+{
+	struct ib_umem_dmabuf *umem_dmabuf = attach->importer_priv;
+
+	dma_resv_assert_held(attach->dmabuf->resv);
+	ib_umem_dmabuf_unmap_pages(umem_dmabuf);
+	atomic_inc(&ovbtest_move_notifies);
+}
+
+static const struct dma_buf_attach_ops ovbtest_dmabuf_mr_attach_ops = {
+	.allow_peer2peer = true,
+	.move_notify = ovbtest_dmabuf_mr_move_notify,
+};
+
+/* A dynamic import, mapped once before the MR is handed out (as mlx5). */
+static struct ib_umem_dmabuf *ovbtest_dmabuf_get_dynamic(struct ib_device *ibdev,
+							 u64 offset, u64 length,
+							 int fd, int access)
+{
+	struct ib_umem_dmabuf *umem_dmabuf;
+	struct dma_resv *resv;
+	int ret;
+
+	umem_dmabuf = ib_umem_dmabuf_get(ibdev, offset, length, fd, access,
+					 &ovbtest_dmabuf_mr_attach_ops);
+	if (IS_ERR(umem_dmabuf))
+		return umem_dmabuf;
+	resv = umem_dmabuf->attach->dmabuf->resv;
+	dma_resv_lock(resv, NULL);
+	ret = ib_umem_dmabuf_map_pages(umem_dmabuf);
+	dma_resv_unlock(resv);
+	if (ret) {
+		ib_umem_release(&umem_dmabuf->umem);
+		return ERR_PTR(ret);
+	}
+	return umem_dmabuf;
+}
+
 struct ib_mr *ovbtest_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 					 u64 length, u64 virt_addr, int fd,
 					 int access, struct ib_udata *udata)
 {
+	struct uverbs_attr_bundle *attrs =
+		rdma_udata_to_uverbs_attr_bundle(udata);
 	struct ovbtest_dev *dev = to_odev(ibpd->device);
 	struct ib_umem_dmabuf *umem_dmabuf;
 	struct ovbtest_mr *mr;
-	u32 key;
+	u32 key, flags;
+	int ret;
 
 	if (access & IB_ACCESS_ON_DEMAND)
 		return ERR_PTR(-EOPNOTSUPP);
+	ret = uverbs_get_flags32(&flags, attrs,
+				 OVBTEST_ATTR_REG_DMABUF_MR_FLAGS,
+				 OVBTEST_DMABUF_MR_DYNAMIC);
+	if (ret)
+		return ERR_PTR(ret);
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	umem_dmabuf = ib_umem_dmabuf_get_pinned(ibpd->device, offset, length,
-						fd, access);
+	if (flags & OVBTEST_DMABUF_MR_DYNAMIC)
+		umem_dmabuf = ovbtest_dmabuf_get_dynamic(ibpd->device, offset,
+							 length, fd, access);
+	else
+		umem_dmabuf = ib_umem_dmabuf_get_pinned(ibpd->device, offset,
+							length, fd, access);
 	if (IS_ERR(umem_dmabuf)) {
 		kfree(mr);
 		return ERR_CAST(umem_dmabuf);
@@ -65,11 +142,11 @@ void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr)
 }
 
 /*
- * @len bytes at @off of a dma-buf MR to (or from) @buf.  The umem's table
- * starts at the page of its first byte, as for user memory.
+ * @len bytes at @off of a mapped dma-buf MR to (or from) @buf.  The umem's
+ * table starts at the page of its first byte, as for user memory.
  */
-int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
-			size_t len, bool to_umem)
+static int ovbtest_dmabuf_xfer_mapped(struct ovbtest_mr *mr, u64 off,
+				      void *buf, size_t len, bool to_umem)
 {
 	struct ib_umem *umem = mr->umem;
 	struct dma_buf_attachment *attach = to_ib_umem_dmabuf(umem)->attach;
@@ -111,6 +188,31 @@ int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
 	/* the table ended before the MR did */
 	WARN_ON_ONCE(1);
 	return -EFAULT;
+}
+
+/*
+ * A pinned import stays mapped; a dynamic one is used under the buffer's
+ * reservation lock, mapped again first if a move dropped the mapping.
+ */
+int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
+			size_t len, bool to_umem)
+{
+	struct ib_umem_dmabuf *umem_dmabuf = to_ib_umem_dmabuf(mr->umem);
+	struct dma_resv *resv = umem_dmabuf->attach->dmabuf->resv;
+	int ret = 0;
+
+	if (umem_dmabuf->pinned)
+		return ovbtest_dmabuf_xfer_mapped(mr, off, buf, len, to_umem);
+	dma_resv_lock(resv, NULL);
+	if (!umem_dmabuf->sgt) {
+		ret = ib_umem_dmabuf_map_pages(umem_dmabuf);
+		if (!ret)
+			atomic_inc(&ovbtest_remaps);
+	}
+	if (!ret)
+		ret = ovbtest_dmabuf_xfer_mapped(mr, off, buf, len, to_umem);
+	dma_resv_unlock(resv);
+	return ret;
 }
 
 static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_DMABUF_ALLOC)(struct uverbs_attr_bundle *attrs)
@@ -164,10 +266,60 @@ DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_DEVICE_DMABUF_ALLOC,
 						UVERBS_ATTR_TYPE(s32),
 						UA_MANDATORY));
 
+static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_DMABUF_MOVE)(struct uverbs_attr_bundle *attrs)
+{
+	int (*move)(struct dma_buf *dmabuf, u32 *moves);
+	struct dma_buf *dmabuf;
+	u32 moves = 0;
+	s32 fd;
+	int ret;
+
+	ret = uverbs_copy_from(&fd, attrs, OVBTEST_ATTR_DMABUF_MOVE_FD);
+	if (ret)
+		return ret;
+	move = symbol_get(ovbtest_dmabuf_move);
+	if (!move)
+		return -EOPNOTSUPP;
+	dmabuf = dma_buf_get(fd);
+	if (IS_ERR(dmabuf)) {
+		ret = PTR_ERR(dmabuf);
+	} else {
+		ret = move(dmabuf, &moves);
+		dma_buf_put(dmabuf);
+	}
+	symbol_put(ovbtest_dmabuf_move);
+	if (ret && ret != -EBUSY)
+		return ret;
+	if (uverbs_attr_is_valid(attrs, OVBTEST_ATTR_DMABUF_MOVE_MOVES)) {
+		int err = uverbs_copy_to(attrs, OVBTEST_ATTR_DMABUF_MOVE_MOVES,
+					 &moves, sizeof(moves));
+
+		if (err)
+			return err;
+	}
+	return ret;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_DEVICE_DMABUF_MOVE,
+			    UVERBS_ATTR_PTR_IN(OVBTEST_ATTR_DMABUF_MOVE_FD,
+					       UVERBS_ATTR_TYPE(s32),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_DMABUF_MOVE_MOVES,
+						UVERBS_ATTR_TYPE(u32),
+						UA_OPTIONAL));
+
 ADD_UVERBS_METHODS(ovbtest_device_dmabuf, UVERBS_OBJECT_DEVICE,
-		   &UVERBS_METHOD(OVBTEST_METHOD_DEVICE_DMABUF_ALLOC));
+		   &UVERBS_METHOD(OVBTEST_METHOD_DEVICE_DMABUF_ALLOC),
+		   &UVERBS_METHOD(OVBTEST_METHOD_DEVICE_DMABUF_MOVE));
+
+ADD_UVERBS_ATTRIBUTES_SIMPLE(ovbtest_reg_dmabuf_mr, UVERBS_OBJECT_MR,
+			     UVERBS_METHOD_REG_DMABUF_MR,
+			     UVERBS_ATTR_FLAGS_IN(OVBTEST_ATTR_REG_DMABUF_MR_FLAGS,
+						  enum ovbtest_dmabuf_mr_flags,
+						  UA_OPTIONAL));
 
 const struct uapi_definition ovbtest_dmabuf_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DEVICE, &ovbtest_device_dmabuf),
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_MR, &ovbtest_reg_dmabuf_mr),
 	{},
 };

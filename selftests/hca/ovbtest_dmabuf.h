@@ -25,4 +25,13 @@ struct dma_buf *ovbtest_dmabuf_create(unsigned int npages, u32 flags);
 struct page *ovbtest_dmabuf_page(struct dma_buf_attachment *attach,
 				 dma_addr_t addr, unsigned int *offset);
 
+/*
+ * Moves a dynamic buffer of this exporter to new pages, contents copied,
+ * as a GPU driver evicts one: every importer gets move_notify under the
+ * reservation lock, then the move happens unless one still maps or pins
+ * the buffer (-EBUSY).  -EINVAL for a static buffer.  *@moves: how often
+ * the buffer has moved.
+ */
+int ovbtest_dmabuf_move(struct dma_buf *dmabuf, u32 *moves);
+
 #endif /* OVBTEST_DMABUF_H */

@@ -367,6 +367,39 @@ enum ovbtest_dmabuf_flags {
 #define OVBTEST_DMABUF_MAX_PAGES	256
 
 /*
+ * An attribute the driver adds to the standard REG_DMABUF_MR method:
+ * with OVBTEST_DMABUF_MR_DYNAMIC the MR imports the buffer as mlx5 does
+ * (ib_umem_dmabuf_get() with a move_notify that drops the mapping, which
+ * the next COPY remaps under the reservation lock); without it the buffer
+ * is pinned, as efa does.  The driver's read-only module parameters
+ * dmabuf_move_notifies and dmabuf_remaps count what the importer did.
+ */
+enum ovbtest_reg_dmabuf_mr_attrs {
+	OVBTEST_ATTR_REG_DMABUF_MR_FLAGS = OVBTEST_ATTR_NS,	/* FLAGS_IN, optional */
+};
+
+enum ovbtest_dmabuf_mr_flags {
+	OVBTEST_DMABUF_MR_DYNAMIC = 1 << 0,
+};
+
+/*
+ * OVBTEST_METHOD_DEVICE_DMABUF_MOVE: the exporter moves a (non-static)
+ * buffer of its own, as a GPU driver evicts one: under the reservation
+ * lock it tells every importer (move_notify), then, unless one still
+ * holds a pin (EBUSY), copies the contents into new pages, frees the old
+ * ones and zaps the CPU mappings (they fault the new pages in).  MOVES
+ * returns how often the buffer has moved.
+ */
+enum ovbtest_dmabuf_move_methods {
+	OVBTEST_METHOD_DEVICE_DMABUF_MOVE = OVBTEST_NS + 4,
+};
+
+enum ovbtest_dmabuf_move_attrs {
+	OVBTEST_ATTR_DMABUF_MOVE_FD = OVBTEST_ATTR_NS,	/* PTR_IN __s32 */
+	OVBTEST_ATTR_DMABUF_MOVE_MOVES,			/* PTR_OUT __u32, optional */
+};
+
+/*
  * The objects of the XRC, WQ and flow steering verbs alive on the device
  * (selftests/hca/xrc.c, wq.c, flow.c; test: selftests/uverbs_hca_xrc.c),
  * from another method of the standard DEVICE object.

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Dynamic dma-buf import, as mlx5 does it, on the test HCA: a dma-buf MR
+ * registered with OVBTEST_DMABUF_MR_DYNAMIC imports through
+ * ib_umem_dmabuf_get() with a move_notify, which ib_uverbs exports (ours:
+ * kernel/umem_dmabuf.c).  The exporter (ovbtest_dmabuf.ko) moves a buffer
+ * on request (OVBTEST_METHOD_DEVICE_DMABUF_MOVE): move_notify under the
+ * reservation lock, new pages, contents copied, CPU mappings zapped.  The
+ * importer's move_notify drops its mapping (ib_umem_dmabuf_unmap_pages)
+ * and the next COPY maps the buffer again (ib_umem_dmabuf_map_pages)
+ * under the lock.  Checked: the notify and the remap happen (ovbtest's
+ * counters), the data moved with the buffer and the HCA's next DMA sees
+ * the new pages, a mapped pinned import keeps the buffer in place
+ * (EBUSY), and every mapping, pin and attachment is gone after DEREG;
+ * then moves, copies and dereg/reg in three threads for a while.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "hca_lib.h"
+
+#define PG		4096UL
+#define NPAGES		8
+#define BUF_LEN		(NPAGES * PG)
+#define RW		IB_UVERBS_ACCESS_LOCAL_WRITE
+#define EXP_MODULE	"ovbtest_dmabuf"
+#define EXP_PARAM(n)	"/sys/module/" EXP_MODULE "/parameters/" n
+#define HCA_PARAM(n)	"/sys/module/" HCA_MODULE "/parameters/" n
+#define RACE_SECONDS	5
+
+static long param(const char *path)
+{
+	char buf[32] = "";
+	long v = -1;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	if (read(fd, buf, sizeof(buf) - 1) > 0)
+		v = strtol(buf, NULL, 10);
+	close(fd);
+	return v;
+}
+
+static int dmabuf_alloc(int fd, __u32 npages)
+{
+	__s32 dfd = -1;
+	struct ioc c;
+	int ret;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE,
+		     OVBTEST_METHOD_DEVICE_DMABUF_ALLOC);
+	ioc_in(&c, OVBTEST_ATTR_DMABUF_ALLOC_PAGES, &npages, sizeof(npages));
+	ioc_out(&c, OVBTEST_ATTR_DMABUF_ALLOC_FD, &dfd, sizeof(dfd));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : dfd;
+}
+
+/* DMABUF_MOVE: 0 or -errno; *@moves the buffer's moves so far. */
+static int dmabuf_move(int fd, __s32 dfd, __u32 *moves)
+{
+	struct ioc c;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE,
+		     OVBTEST_METHOD_DEVICE_DMABUF_MOVE);
+	ioc_in(&c, OVBTEST_ATTR_DMABUF_MOVE_FD, &dfd, sizeof(dfd));
+	ioc_out(&c, OVBTEST_ATTR_DMABUF_MOVE_MOVES, moves, sizeof(*moves));
+	return ioc_call(fd, &c);
+}
+
+/* REG_DMABUF_MR over the whole buffer with the driver's flags. */
+static int reg_dmabuf(int fd, __u32 pd, __s32 dfd, __u32 flags)
+{
+	__u64 offset = 0, length = BUF_LEN, iova = 0x100000;
+	__u32 access = RW, lk, rk;
+	struct ioc c;
+	int ret;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
+	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd);
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, &length, sizeof(length));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, &iova, sizeof(iova));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, &dfd, sizeof(dfd));
+	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, &access,
+	       sizeof(access));
+	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lk, sizeof(lk));
+	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rk, sizeof(rk));
+	if (flags)
+		ioc_in(&c, OVBTEST_ATTR_REG_DMABUF_MR_FLAGS, &flags,
+		       sizeof(flags));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+static void fill(unsigned char *p, size_t len, unsigned int seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)(i * 13 + seed);
+}
+
+static long differs(const unsigned char *p, size_t len, unsigned int seed)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != (unsigned char)(i * 13 + seed))
+			return i;
+	return -1;
+}
+
+FIXTURE(move) {
+	int fd, pd, chan, umr, dfd;
+	unsigned char *ubuf;	/* user memory MR */
+	unsigned char *cpu;	/* the dma-buf, mapped */
+	long notifies, remaps;
+};
+
+FIXTURE_SETUP(move)
+{
+	self->fd = -1;
+	self->ubuf = MAP_FAILED;
+	self->cpu = MAP_FAILED;
+	HCA_SETUP_LOAD();
+	ASSERT_EQ(0, hca_load_module(EXP_MODULE));
+	self->fd = hca_open_dev();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, hca_get_context(self->fd, &(struct ovbtest_alloc_ucontext_resp){}));
+	self->pd = raw_alloc_pd(self->fd);
+	ASSERT_LE(0, self->pd);
+	self->ubuf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->ubuf);
+	self->umr = hca_reg_mr(self->fd, self->pd, self->ubuf, BUF_LEN, RW);
+	ASSERT_LE(0, self->umr);
+	self->chan = hca_chan_create(self->fd, self->pd, 8, NULL);
+	ASSERT_LE(0, self->chan);
+	self->dfd = dmabuf_alloc(self->fd, NPAGES);
+	ASSERT_LE(0, self->dfd);
+	self->cpu = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 self->dfd, 0);
+	ASSERT_NE(MAP_FAILED, self->cpu);
+	self->notifies = param(HCA_PARAM("dmabuf_move_notifies"));
+	self->remaps = param(HCA_PARAM("dmabuf_remaps"));
+	ASSERT_LE(0, self->notifies);
+	ASSERT_LE(0, self->remaps);
+}
+
+FIXTURE_TEARDOWN(move)
+{
+	if (self->cpu != MAP_FAILED)
+		munmap(self->cpu, BUF_LEN);
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->ubuf != MAP_FAILED)
+		munmap(self->ubuf, BUF_LEN);
+}
+
+TEST_F(move, dynamic_mr_follows_the_buffer)
+{
+	__u32 moves = 99;
+	int mr;
+
+	mr = reg_dmabuf(self->fd, self->pd, self->dfd, OVBTEST_DMABUF_MR_DYNAMIC);
+	ASSERT_LE(0, mr);
+	/* mapped at registration, as mlx5: one mapping, pinned by the core
+	 * (CONFIG_DMABUF_MOVE_NOTIFY is off in Debian's 6.1)
+	 */
+	EXPECT_EQ(1, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(1, param(EXP_PARAM("mappings")));
+
+	/* DMA into the buffer, seen by the CPU */
+	fill(self->ubuf, BUF_LEN, 1);
+	ASSERT_EQ(0, hca_copy(self->fd, self->chan, self->umr, 0, mr, 0,
+			      BUF_LEN, NULL));
+	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 1));
+
+	/* The move: the importer is told and lets go; contents move along. */
+	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
+	EXPECT_EQ(1, moves);
+	EXPECT_EQ(self->notifies + 1, param(HCA_PARAM("dmabuf_move_notifies")));
+	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 1));	/* refaulted */
+
+	/* The CPU writes the new pages; the HCA's next DMA remaps, sees them */
+	fill(self->cpu, BUF_LEN, 2);
+	ASSERT_EQ(0, hca_copy(self->fd, self->chan, mr, 0, self->umr, 0,
+			      BUF_LEN, NULL));
+	EXPECT_EQ(self->remaps + 1, param(HCA_PARAM("dmabuf_remaps")));
+	EXPECT_EQ(1, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(-1, differs(self->ubuf, BUF_LEN, 2));
+
+	/* and writes into them */
+	fill(self->ubuf, BUF_LEN, 3);
+	ASSERT_EQ(0, hca_copy(self->fd, self->chan, self->umr, 0, mr, 0,
+			      BUF_LEN, NULL));
+	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 3));
+	EXPECT_EQ(self->remaps + 1, param(HCA_PARAM("dmabuf_remaps")));
+
+	/* A second move while mapped, then DEREG: nothing stays. */
+	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
+	EXPECT_EQ(2, moves);
+	EXPECT_EQ(self->notifies + 2, param(HCA_PARAM("dmabuf_move_notifies")));
+	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 3));
+}
+
+/* A pinned import (efa's way) keeps the buffer where it is. */
+TEST_F(move, pinned_mr_keeps_the_buffer)
+{
+	__u32 moves = 99;
+	int mr;
+
+	mr = reg_dmabuf(self->fd, self->pd, self->dfd, 0);
+	ASSERT_LE(0, mr);
+	/* dma_buf_pin(), and the mapping's own pin without MOVE_NOTIFY */
+	EXPECT_LE(1, param(EXP_PARAM("pins")));
+	EXPECT_EQ(-EBUSY, dmabuf_move(self->fd, self->dfd, &moves));
+	EXPECT_EQ(0, moves);
+	EXPECT_EQ(self->notifies, param(HCA_PARAM("dmabuf_move_notifies")));
+	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	/* with no importer left it moves */
+	EXPECT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
+	EXPECT_EQ(1, moves);
+	/* unknown driver flags */
+	EXPECT_EQ(-EINVAL, reg_dmabuf(self->fd, self->pd, self->dfd, 2));
+	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+}
+
+/* Moves, COPYs and DEREG/REG of the MR in three threads. */
+struct race {
+	int fd, pd, chan, umr, dfd;
+	volatile int stop;
+	volatile int mr;	/* the current handle, -1 between dereg and reg */
+	long moves, copies, regs, unexpected;
+	int last_err;
+};
+
+static void *race_mover(void *arg)
+{
+	struct race *r = arg;
+	__u32 m;
+
+	while (!r->stop) {
+		int ret = dmabuf_move(r->fd, r->dfd, &m);
+
+		if (!ret)
+			r->moves++;
+		else if (ret != -EBUSY)
+			r->unexpected++, r->last_err = ret;
+	}
+	return NULL;
+}
+
+static void *race_copier(void *arg)
+{
+	struct race *r = arg;
+
+	while (!r->stop) {
+		int mr = r->mr, ret;
+
+		if (mr < 0)
+			continue;
+		ret = hca_copy(r->fd, r->chan, r->umr, 0, mr, 0, BUF_LEN, NULL);
+		if (!ret)
+			r->copies++;
+		/* the MR went meanwhile, or its dereg holds it */
+		else if (ret != -ENOENT && ret != -EINVAL && ret != -EBUSY)
+			r->unexpected++, r->last_err = ret;
+	}
+	return NULL;
+}
+
+static void *race_dereg(void *arg)
+{
+	struct race *r = arg;
+
+	while (!r->stop) {
+		int mr = r->mr, ret;
+
+		ret = hca_dereg_mr(r->fd, mr);
+		if (ret == -EBUSY)
+			continue;	/* a COPY holds it */
+		if (ret) {
+			r->unexpected++, r->last_err = ret;
+			break;
+		}
+		r->mr = -1;
+		mr = reg_dmabuf(r->fd, r->pd, r->dfd, OVBTEST_DMABUF_MR_DYNAMIC);
+		if (mr < 0) {
+			r->unexpected++, r->last_err = mr;
+			break;
+		}
+		r->mr = mr;
+		r->regs++;
+	}
+	return NULL;
+}
+
+TEST_F(move, moves_copies_and_deregs_race)
+{
+	void *(*fn[])(void *) = { race_mover, race_copier, race_dereg };
+	struct race r = {
+		.fd = self->fd, .pd = self->pd, .chan = self->chan,
+		.umr = self->umr, .dfd = self->dfd,
+	};
+	pthread_t t[3];
+	int i;
+
+	fill(self->ubuf, BUF_LEN, 4);
+	r.mr = reg_dmabuf(self->fd, self->pd, self->dfd,
+			  OVBTEST_DMABUF_MR_DYNAMIC);
+	ASSERT_LE(0, r.mr);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, fn[i], &r));
+	sleep(RACE_SECONDS);
+	r.stop = 1;
+	for (i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	TH_LOG("%ld moves, %ld copies, %ld re-registrations in %d s",
+	       r.moves, r.copies, r.regs, RACE_SECONDS);
+	EXPECT_EQ(0, r.unexpected) TH_LOG("last error %d", r.last_err);
+	EXPECT_LT(0, r.moves);
+	EXPECT_LT(0, r.copies);
+	EXPECT_LT(0, r.regs);
+	/* every copy wrote the same bytes: the buffer holds them still */
+	if (r.copies)
+		EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 4));
+	if (r.mr >= 0)
+		EXPECT_EQ(0, hca_dereg_mr(self->fd, r.mr));
+	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+}
+
+TEST_HARNESS_MAIN
