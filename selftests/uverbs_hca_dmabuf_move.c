@@ -324,8 +324,9 @@ TEST_F(move, moves_copies_and_deregs_race)
 	r.mr = reg_dmabuf(self->fd, self->pd, self->dfd,
 			  OVBTEST_DMABUF_MR_DYNAMIC);
 	ASSERT_LE(0, r.mr);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, pthread_create(&t[i], NULL, fn[i], &r));
+	}
 	sleep(RACE_SECONDS);
 	r.stop = 1;
 	for (i = 0; i < 3; i++)

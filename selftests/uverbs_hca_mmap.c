@@ -324,8 +324,9 @@ TEST_F(hca_mmap, unplug_zaps_every_kind)
 	ASSERT_FALSE(hca_loaded());
 
 	/* Zapped: zeroes, no SIGBUS (read before anything is written). */
-	for (i = 0; i < NPAGES; i++)
+	for (i = 0; i < NPAGES; i++) {
 		EXPECT_TRUE(all_zero(self->pg[i])) TH_LOG("%s", pname(i));
+	}
 	/*
 	 * Writable maps fault in the file's one spare page (6.1's
 	 * rdma_umap_fault): a write through one shows in all of them.
