@@ -8,8 +8,9 @@
  * CPU (faulted in, so that a move can zap them).  Two flavours: dynamic
  * (pin/unpin; the core maps under the reservation lock; the buffer can
  * move, ovbtest_dmabuf_move()) and static (the core maps a dynamic
- * importer's attachment once, at attach time; it never moves).  The live counts are read-only module
- * parameters, so tests can see that an importer let go.
+ * importer's attachment once, at attach time; it never moves).  The live
+ * counts are read-only module parameters, so tests can see that an
+ * importer let go.
  */
 #include <linux/atomic.h>
 #include <linux/dma-buf.h>

@@ -2,8 +2,9 @@
 /*
  * ovbtest: the standard verbs of the device - user contexts with their
  * mmap'able pages (mmap.c), PDs, CQs (polled empty) and MRs over pinned
- * user memory (re-registered as mlx5 does) - and the "DMA" that copies between two MRs (through the pinned pages, as a
- * device without an IOMMU mapping would).
+ * user memory (re-registered as mlx5 does) - and the "DMA" that copies
+ * between two MRs (through the pinned pages, as a device without an IOMMU
+ * mapping would).
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
