@@ -736,6 +736,11 @@ TEST_F(roce, mcast_per_link_layer)
 	EXPECT_EQ(-EINVAL, ATTACH(ib, MC6_GID, 0));
 	EXPECT_EQ(-EINVAL, ATTACH(ib, MC6_GID, 5));
 	EXPECT_EQ(0, ATTACH(ib, MC6_GID, 0xc001));
+	/*
+	 * ... and rdmavt's one MLID per MGID: the QP's port decides, not the
+	 * device's other (Ethernet) port
+	 */
+	EXPECT_EQ(-EINVAL, ATTACH(ib, MC6_GID, 0xc002));
 	/* the RoCE port: any LID, the driver keys the group by MGID */
 	EXPECT_EQ(0, ATTACH(re, MC6_GID, 0));
 	EXPECT_EQ(0, ATTACH(re, MC4_GID, 5));
