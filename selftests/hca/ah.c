@@ -19,7 +19,8 @@
 
 #include "ovbtest.h"
 
-static DEFINE_MUTEX(ovbtest_av_lock);
+/* a spinlock: a kernel caller may create an AH where it cannot sleep */
+static DEFINE_SPINLOCK(ovbtest_av_lock);
 static struct ovbtest_av_info ovbtest_last_av;	/* ovbtest_av_lock */
 
 static void ovbtest_av_fill(struct ovbtest_av_info *av,
@@ -63,10 +64,10 @@ void ovbtest_av_record(const struct rdma_ah_attr *attr, u8 source,
 	ovbtest_av_fill(av, attr);
 	av->source = source;
 	av->qp_num = qp_num;
-	mutex_lock(&ovbtest_av_lock);
+	spin_lock(&ovbtest_av_lock);
 	av->seq = ++ovbtest_last_av.seq;
 	ovbtest_last_av = *av;
-	mutex_unlock(&ovbtest_av_lock);
+	spin_unlock(&ovbtest_av_lock);
 }
 
 static int ovbtest_create_ah(struct ib_ah *ibah,
@@ -110,9 +111,9 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_LAST_AV)(struct uverbs_attr_bund
 {
 	struct ovbtest_av_info av;
 
-	mutex_lock(&ovbtest_av_lock);
+	spin_lock(&ovbtest_av_lock);
 	av = ovbtest_last_av;
-	mutex_unlock(&ovbtest_av_lock);
+	spin_unlock(&ovbtest_av_lock);
 	return uverbs_copy_to_struct_or_zero(attrs,
 					     OVBTEST_ATTR_DEVICE_LAST_AV_INFO,
 					     &av, sizeof(av));
