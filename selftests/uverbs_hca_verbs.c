@@ -313,9 +313,9 @@ TEST_F(hv, qp_state_machine)
 		.port_num = 1,
 	};
 	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
-	/* the device has one port and one P_Key */
+	/* the device has two ports (uverbs_hca_roce) and one P_Key */
 	req.attr_mask |= QP_QKEY;
-	req.port_num = 2;
+	req.port_num = 3;
 	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
 	req.port_num = 1;
 	req.pkey_index = 1;

@@ -1239,9 +1239,9 @@ TEST_F(flow, malformed)
 	flow_add(&r, SPEC_DROP, 4, NULL);
 	r.cmd.flow_attr.size = 8;
 	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
-	/* port, QP type, QP handle */
+	/* port (the device has two), QP type, QP handle */
 	flow_l4(&r, self->ud);
-	r.cmd.flow_attr.port = 2;
+	r.cmd.flow_attr.port = 3;
 	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
 	rc = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
 	ASSERT_LE(0, rc);

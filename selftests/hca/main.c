@@ -2,7 +2,8 @@
 /*
  * ovbtest: a test-only RDMA device without hardware (see ovbtest.h).
  *
- * Loading the module registers one device, ovbtest0; unloading it
+ * Loading the module registers one device, ovbtest0, with an InfiniBand
+ * and a RoCE port (port.c) and the RoCE port's netdev (netdev.c); unloading it
  * unregisters the device, which is a hot-unplug for everybody who has it
  * open: ib_uverbs disassociates their contexts (DEVICE_FATAL, EIO, zapped
  * mappings) and the module goes without waiting for them.  The device has
@@ -69,62 +70,12 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	return 0;
 }
 
-static int ovbtest_query_port(struct ib_device *ibdev, u32 port,
-			      struct ib_port_attr *attr)
-{
-	attr->state = IB_PORT_ACTIVE;
-	attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-	attr->max_mtu = IB_MTU_4096;
-	attr->active_mtu = IB_MTU_4096;
-	attr->gid_tbl_len = 1;
-	attr->pkey_tbl_len = 1;
-	attr->max_msg_sz = OVBTEST_COPY_MAX;
-	attr->active_width = IB_WIDTH_1X;
-	attr->active_speed = IB_SPEED_SDR;
-	return 0;
-}
-
-/* An IB port without MADs: no SMI, no CM, no SA, nothing to manage. */
-static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
-				      struct ib_port_immutable *immutable)
-{
-	immutable->pkey_tbl_len = 1;
-	immutable->gid_tbl_len = 1;
-	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_IB;
-	immutable->max_mad_size = 0;
-	return 0;
-}
-
-static int ovbtest_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
-			      u16 *pkey)
-{
-	if (index)
-		return -EINVAL;
-	*pkey = 0xffff;
-	return 0;
-}
-
-/* The link-local GID of the node GUID. */
-static int ovbtest_query_gid(struct ib_device *ibdev, u32 port, int index,
-			     union ib_gid *gid)
-{
-	if (index)
-		return -EINVAL;
-	gid->global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
-	gid->global.interface_id = ibdev->node_guid;
-	return 0;
-}
-
 static const struct ib_device_ops ovbtest_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
 	.uverbs_abi_ver = OVBTEST_UVERBS_ABI_VERSION,
 
 	.query_device = ovbtest_query_device,
-	.query_port = ovbtest_query_port,
-	.get_port_immutable = ovbtest_get_port_immutable,
-	.query_pkey = ovbtest_query_pkey,
-	.query_gid = ovbtest_query_gid,
 };
 
 static int __init ovbtest_init(void)
@@ -137,6 +88,8 @@ static int __init ovbtest_init(void)
 		return -ENOMEM;
 
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dev_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_port_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_ah_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);
@@ -147,7 +100,7 @@ static int __init ovbtest_init(void)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_flow_ops);
 	dev->ibdev.node_type = RDMA_NODE_IB_CA;
 	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
-	dev->ibdev.phys_port_cnt = 1;
+	dev->ibdev.phys_port_cnt = OVBTEST_NUM_PORTS;
 	dev->ibdev.num_comp_vectors = 1;
 	dev->ibdev.driver_def = ovbtest_uapi_defs;
 	/*
@@ -177,15 +130,25 @@ static int __init ovbtest_init(void)
 					DMA_BIT_MASK(64));
 	if (!ret)
 		ret = dma_set_max_seg_size(&ovbtest_dma_pdev->dev, UINT_MAX);
+	if (ret)
+		goto err_pdev;
+	/* the RoCE port's netdev (netdev.c), bound before registration */
+	ret = ovbtest_netdev_add(dev);
+	if (ret)
+		goto err_pdev;
+	ret = ib_device_set_netdev(&dev->ibdev, dev->ndev, OVBTEST_PORT_ROCE);
 	if (!ret)
 		ret = ib_register_device(&dev->ibdev,
 					 OVBTEST_DEVICE_PREFIX "%d",
 					 &ovbtest_dma_pdev->dev);
 	if (ret)
-		goto err_pdev;
+		goto err_netdev;
 	ovbtest_device = dev;
 	return 0;
 
+err_netdev:
+	ib_device_set_netdev(&dev->ibdev, NULL, OVBTEST_PORT_ROCE);
+	ovbtest_netdev_remove(dev);
 err_pdev:
 	platform_device_unregister(ovbtest_dma_pdev);
 err_dealloc:
@@ -211,11 +174,12 @@ static void __exit ovbtest_exit(void)
 		atomic_read(&dev->live.xrcds) || atomic_read(&dev->live.srqs) ||
 		atomic_read(&dev->live.wqs) ||
 		atomic_read(&dev->live.rwq_ind_tbls) ||
-		atomic_read(&dev->live.flows));
+		atomic_read(&dev->live.flows) || atomic_read(&dev->live.ahs));
 	/* Refused objects ib_uverbs gave up on are expected: not counted. */
 	ovbtest_stuck_free_all(dev);
 	ovbtest_mmap_exit();
 	ida_destroy(&dev->qpn_ida);
+	ovbtest_netdev_remove(dev);
 	ib_dealloc_device(&dev->ibdev);
 	platform_device_unregister(ovbtest_dma_pdev);
 }

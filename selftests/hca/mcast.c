@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ovbtest: InfiniBand multicast groups with the rules of rdmavt (hfi1,
- * qib), the in-tree drivers of IB ports that keep groups in software:
+ * ovbtest: multicast groups per port.  On the InfiniBand port, the rules
+ * of rdmavt (hfi1, qib), the in-tree drivers of IB ports that keep groups
+ * in software:
  *  - a group is known by its MGID and has one MLID, the one it was made
  *    with: attaching its MGID with another MLID is EINVAL;
  *  - attaching a QP that is already a member succeeds and changes nothing
@@ -12,10 +13,15 @@
  *  - QPs 0 and 1, and a QP in RESET, cannot attach (EINVAL);
  *  - OVBTEST_MAX_MCAST_GRP groups and OVBTEST_MAX_MCAST_QP_ATTACH members
  *    per group, then ENOMEM.
- * ib_core has checked before either call that the QP is UD, the GID a
- * multicast one and the MLID a multicast LID of the IB port (0xc000 to
- * 0xfffe), and counts each successful attach as a use of the QP.  The
- * device has one port, so its groups are the port's.
+ * On the RoCE port the MLID means nothing (RoCE annex; ib_core passes any
+ * value): a group is known by its MGID alone, as rxe and the Ethernet
+ * drivers keep them, so another MLID for a member's MGID is the same
+ * membership again (success, nothing changes), and a detach matches the
+ * MGID whatever its MLID.  The rest is as on the IB port.
+ * ib_core has checked before either call that the QP is UD and the GID a
+ * multicast one, on the IB port that the MLID is a multicast LID (0xc000
+ * to 0xfffe), and counts each successful attach as a use of the QP.  A
+ * group belongs to the port of the QP that made it.
  */
 #include <linux/slab.h>
 
@@ -24,7 +30,8 @@
 struct ovbtest_mcast {
 	struct list_head list;		/* on ovbtest_dev::mcast_groups */
 	union ib_gid mgid;
-	u16 mlid;
+	u32 port;
+	u16 mlid;		/* IB port only */
 	unsigned int n_attached;
 	struct list_head members;
 };
@@ -41,15 +48,24 @@ void ovbtest_mcast_init(struct ovbtest_dev *dev)
 }
 
 static struct ovbtest_mcast *ovbtest_mcast_find(struct ovbtest_dev *dev,
+						u32 port,
 						const union ib_gid *mgid)
 {
 	struct ovbtest_mcast *grp;
 
 	lockdep_assert_held(&dev->mcast_lock);
 	list_for_each_entry(grp, &dev->mcast_groups, list)
-		if (!memcmp(grp->mgid.raw, mgid->raw, sizeof(mgid->raw)))
+		if (grp->port == port &&
+		    !memcmp(grp->mgid.raw, mgid->raw, sizeof(mgid->raw)))
 			return grp;
 	return NULL;
+}
+
+/* Whether @lid names @grp: always on a RoCE port, where it means nothing. */
+static bool ovbtest_mcast_lid_matches(struct ovbtest_dev *dev,
+				      struct ovbtest_mcast *grp, u16 lid)
+{
+	return !rdma_protocol_ib(&dev->ibdev, grp->port) || grp->mlid == lid;
 }
 
 static struct ovbtest_mcast_member *
@@ -87,9 +103,11 @@ static int ovbtest_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid,
 	struct ovbtest_mcast *grp, *new_grp;
 	struct ovbtest_mcast_member *m;
 	int ret = 0;
+	u32 port;
 
 	if (ibqp->qp_num <= 1 || READ_ONCE(qp->state) == IB_QPS_RESET)
 		return -EINVAL;
+	port = READ_ONCE(qp->port_num);
 
 	/* Allocated up front, freed below if the group or member exists. */
 	new_grp = kzalloc(sizeof(*new_grp), GFP_KERNEL);
@@ -101,9 +119,9 @@ static int ovbtest_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid,
 	m->qp = qp;
 
 	mutex_lock(&dev->mcast_lock);
-	grp = ovbtest_mcast_find(dev, gid);
+	grp = ovbtest_mcast_find(dev, port, gid);
 	if (grp) {
-		if (grp->mlid != lid)
+		if (!ovbtest_mcast_lid_matches(dev, grp, lid))
 			ret = -EINVAL;	/* one MLID per MGID */
 		else if (ovbtest_mcast_member(grp, qp))
 			ret = 0;	/* already a member: nothing to do */
@@ -120,6 +138,7 @@ static int ovbtest_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid,
 	grp = new_grp;
 	new_grp = NULL;
 	grp->mgid = *gid;
+	grp->port = port;
 	grp->mlid = lid;
 	INIT_LIST_HEAD(&grp->members);
 	list_add_tail(&grp->list, &dev->mcast_groups);
@@ -138,6 +157,10 @@ out_free:
 	return ret;
 }
 
+/*
+ * The group of the port the QP was on when it attached, whichever port
+ * it is on now (INIT -> INIT may move it).
+ */
 static int ovbtest_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid,
 				u16 lid)
 {
@@ -149,9 +172,14 @@ static int ovbtest_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid,
 		return -EINVAL;
 
 	mutex_lock(&dev->mcast_lock);
-	grp = ovbtest_mcast_find(dev, gid);
-	if (grp && grp->mlid == lid)
+	list_for_each_entry(grp, &dev->mcast_groups, list) {
+		if (memcmp(grp->mgid.raw, gid->raw, sizeof(gid->raw)) ||
+		    !ovbtest_mcast_lid_matches(dev, grp, lid))
+			continue;
 		m = ovbtest_mcast_member(grp, to_oqp(ibqp));
+		if (m)
+			break;
+	}
 	if (m)
 		ovbtest_mcast_remove(dev, grp, m);
 	mutex_unlock(&dev->mcast_lock);

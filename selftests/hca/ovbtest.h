@@ -44,6 +44,7 @@ struct ovbtest_counts {
 	atomic_t wqs;
 	atomic_t rwq_ind_tbls;
 	atomic_t flows;
+	atomic_t ahs;		/* ah.c: checked at unload */
 };
 
 /* Device limits (query_device) that the driver enforces. */
@@ -66,6 +67,7 @@ struct ovbtest_dev {
 	spinlock_t stuck_lock;		/* the list below */
 	/* STUCK objects not destroyed, leaked ones too (stuck.c) */
 	struct list_head stuck;
+	struct net_device *ndev;	/* the RoCE port's (netdev.c) */
 };
 
 /* The kinds of page a context maps (mmap.c). */
@@ -119,6 +121,7 @@ struct ovbtest_qp {
 	enum ib_mtu path_mtu;
 	struct ib_qp_cap cap;
 	enum ib_sig_type sq_sig_type;
+	struct rdma_ah_attr av;		/* IB_QP_AV, without its sgid_attr */
 	unsigned int n_mcast;		/* groups it is a member of (mcast_lock) */
 };
 
@@ -162,6 +165,21 @@ ovbtest_counters(struct ovbtest_ucontext *uc)
 {
 	return uc->counters->page;
 }
+
+struct ovbtest_ah {
+	struct ib_ah ibah;
+};
+
+/* port.c: the IB port and the RoCE port; netdev.c: the RoCE port's netdev */
+extern const struct ib_device_ops ovbtest_port_ops;
+int ovbtest_netdev_add(struct ovbtest_dev *dev);
+void ovbtest_netdev_remove(struct ovbtest_dev *dev);
+
+/* ah.c: AHs, and the last address vector given to the driver */
+extern const struct ib_device_ops ovbtest_ah_ops;
+extern const struct uapi_definition ovbtest_ah_uapi_defs[];
+void ovbtest_av_record(const struct rdma_ah_attr *attr, u8 source,
+		       u32 qp_num, struct ovbtest_av_info *av);
 
 /* verbs.c */
 extern const struct ib_device_ops ovbtest_verbs_ops;

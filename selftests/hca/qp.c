@@ -4,7 +4,9 @@
  * for the control path: creation on the device's CQs, the state machine
  * through modify_qp (RESET -> INIT -> RTR -> RTS, ERR, back to RESET),
  * query_qp (ib_core's multicast LID check asks it for the state and the
- * port) and destruction.  The QP numbers start at 2: 0 and 1 are the SMI
+ * port) and destruction.  A connected QP's address vector (RTR) is
+ * recorded as ah.c records an AH's, with the MAC ib_core resolved on the
+ * RoCE port, and must name the QP's port.  The QP numbers start at 2: 0 and 1 are the SMI
  * and GSI QPs of an InfiniBand port, which rdmavt never lets attach to a
  * multicast group.
  */
@@ -78,6 +80,10 @@ static int ovbtest_qp_attr_ok(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if ((mask & IB_QP_PORT) &&
 	    !rdma_is_port_valid(ibqp->device, attr->port_num))
 		return -EINVAL;
+	if ((mask & IB_QP_AV) &&
+	    rdma_ah_get_port_num(&attr->ah_attr) !=
+	    ((mask & IB_QP_PORT) ? attr->port_num : to_oqp(ibqp)->port_num))
+		return -EINVAL;
 	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= 1)
 		return -EINVAL;
 	if ((mask & IB_QP_PATH_MTU) &&
@@ -126,6 +132,14 @@ static int ovbtest_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		qp->path_mtu = attr->path_mtu;
 	if (mask & IB_QP_CAP)
 		qp->cap = attr->cap;
+	if (mask & IB_QP_AV) {
+		struct ovbtest_av_info av;
+
+		qp->av = attr->ah_attr;
+		qp->av.grh.sgid_attr = NULL;
+		ovbtest_av_record(&attr->ah_attr, OVBTEST_AV_MODIFY_QP,
+				  ibqp->qp_num, &av);
+	}
 	/* Read without the lock by attach_mcast (RESET or not). */
 	WRITE_ONCE(qp->state, next);
 out:
@@ -152,6 +166,7 @@ static int ovbtest_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->cap = qp->cap;
 	attr->pkey_index = qp->pkey_index;
 	attr->port_num = qp->port_num;
+	attr->ah_attr = qp->av;
 
 	init->qp_type = ibqp->qp_type;
 	init->send_cq = ibqp->send_cq;

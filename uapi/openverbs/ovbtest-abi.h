@@ -457,4 +457,65 @@ struct ovbtest_flow_info {
 	struct ovbtest_flow_spec_rec specs[OVBTEST_FLOW_MAX_SPECS];
 };
 
+/*
+ * The device's ports (selftests/hca/port.c): 1 is InfiniBand, 2 Ethernet
+ * (RoCE v1 and v2) over the module's own netdev ovbeth<N>, whose MAC is
+ * OVBTEST_ROCE_MAC.
+ */
+#define OVBTEST_PORT_IB			1
+#define OVBTEST_PORT_ROCE		2
+#define OVBTEST_NUM_PORTS		2
+#define OVBTEST_ROCE_GID_TBL_LEN	16
+#define OVBTEST_ROCE_MAC		{ 0x02, 0x00, 0x00, 0x0f, 0xe5, 0x71 }
+
+/*
+ * An address vector as the driver received it (selftests/hca/ah.c): in
+ * CREATE_AH's driver response (udata), and the last one of a CREATE_AH
+ * or of a MODIFY_QP with IB_QP_AV from a fourth method of the DEVICE
+ * object.  type is enum rdma_ah_attr_type (1 IB, 2 RoCE); gid_type and
+ * ndev_ifindex are those of the source GID's entry (0xff and 0 without a
+ * GRH); dmac is what ib_core resolved on RoCE.
+ */
+enum ovbtest_device_av_methods {
+	/*
+	 * A driver has 8 method ids per object (ib_uverbs 6.1:
+	 * UVERBS_API_METHOD_KEY_NUM_DRIVER), OVBTEST_NS to OVBTEST_NS + 7.
+	 * On the DEVICE object + 1 stays unused (uverbs_hca: an id the
+	 * driver does not define), + 3 is the last free one (+ 4 is
+	 * DMABUF_MOVE).
+	 */
+	OVBTEST_METHOD_DEVICE_LAST_AV = OVBTEST_NS + 2,
+};
+
+enum ovbtest_device_av_attrs {
+	OVBTEST_ATTR_DEVICE_LAST_AV_INFO = OVBTEST_ATTR_NS,	/* PTR_OUT ovbtest_av_info */
+};
+
+enum ovbtest_av_source {
+	OVBTEST_AV_NONE,
+	OVBTEST_AV_CREATE_AH,
+	OVBTEST_AV_MODIFY_QP,
+};
+
+struct ovbtest_av_info {
+	__u32 seq;		/* AVs received so far, 0: none */
+	__u32 qp_num;		/* MODIFY_QP's QP, else 0 */
+	__u8 source;		/* enum ovbtest_av_source */
+	__u8 type;
+	__u8 port_num;
+	__u8 ah_flags;		/* IB_AH_GRH: 1 */
+	__u16 dlid;
+	__u8 sl;
+	__u8 static_rate;
+	__u8 dmac[6];
+	__u8 sgid_index;
+	__u8 hop_limit;
+	__u8 dgid[16];
+	__u32 flow_label;
+	__u8 traffic_class;
+	__u8 gid_type;
+	__u16 reserved;
+	__u32 ndev_ifindex;
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */

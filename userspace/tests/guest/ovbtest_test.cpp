@@ -52,10 +52,14 @@ int main(int argc, char **argv)
 
 	ibv_device_attr attr{};
 	ibv_port_attr port{};
-	result(!ibv_query_device(ctx, &attr) && attr.phys_port_cnt == 1 &&
+	ibv_port_attr port2{};
+	result(!ibv_query_device(ctx, &attr) && attr.phys_port_cnt == 2 &&
 		       !ibv_query_port(ctx, 1, &port) &&
-		       port.state == IBV_PORT_ACTIVE,
-	       "ibv_query_device, ibv_query_port: one active port");
+		       port.state == IBV_PORT_ACTIVE &&
+		       port.link_layer == IBV_LINK_LAYER_INFINIBAND &&
+		       !ibv_query_port(ctx, 2, &port2) &&
+		       port2.link_layer == IBV_LINK_LAYER_ETHERNET,
+	       "ibv_query_device, ibv_query_port: an active IB port, an Ethernet port");
 
 	ibv_pd *pd = ibv_alloc_pd(ctx);
 	ibv_cq *cq = ibv_create_cq(ctx, 64, nullptr, nullptr, 0);

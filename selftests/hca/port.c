@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ovbtest: the two ports, as a multi-port device with one port of each
+ * link layer has them (mlx4 with an IB and an Ethernet port; mlx5,
+ * irdma, qedr for the Ethernet one):
+ *  1. InfiniBand: LID 1, SM LID 1, one GID (the node GUID's link-local
+ *     one, from query_gid), no MADs (no SMI, SA or CM to serve).
+ *  2. Ethernet (RoCE v1 and v2): no LIDs, a GID table ib_core's cache
+ *     fills from the bound netdev (netdev.c); the port is active while
+ *     the netdev runs.
+ * Both ports have one P_Key (0xffff).
+ */
+#include <linux/netdevice.h>
+#include <rdma/ib_mad.h>
+
+#include "ovbtest.h"
+
+struct ovbtest_port_desc {
+	enum rdma_link_layer link_layer;
+	u32 core_cap_flags;
+	int gid_tbl_len;
+	u32 lid;
+	u32 sm_lid;
+	u32 port_cap_flags;
+	enum ib_mtu mtu;
+};
+
+static const struct ovbtest_port_desc ovbtest_ports[OVBTEST_NUM_PORTS] = {
+	[OVBTEST_PORT_IB - 1] = {
+		.link_layer = IB_LINK_LAYER_INFINIBAND,
+		.core_cap_flags = RDMA_CORE_CAP_PROT_IB,
+		.gid_tbl_len = 1,
+		.lid = 1,
+		.sm_lid = 1,
+		.mtu = IB_MTU_4096,
+	},
+	[OVBTEST_PORT_ROCE - 1] = {
+		.link_layer = IB_LINK_LAYER_ETHERNET,
+		.core_cap_flags = RDMA_CORE_CAP_PROT_ROCE |
+				  RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP |
+				  RDMA_CORE_CAP_ETH_AH,
+		.gid_tbl_len = OVBTEST_ROCE_GID_TBL_LEN,
+		.port_cap_flags = IB_PORT_CM_SUP,
+		.mtu = IB_MTU_1024,
+	},
+};
+
+static const struct ovbtest_port_desc *ovbtest_port(u32 port)
+{
+	return &ovbtest_ports[port - 1];
+}
+
+static bool ovbtest_port_up(struct ovbtest_dev *dev, u32 port)
+{
+	if (ovbtest_port(port)->link_layer == IB_LINK_LAYER_INFINIBAND)
+		return true;
+	return netif_running(dev->ndev) && netif_carrier_ok(dev->ndev);
+}
+
+static int ovbtest_query_port(struct ib_device *ibdev, u32 port,
+			      struct ib_port_attr *attr)
+{
+	const struct ovbtest_port_desc *desc = ovbtest_port(port);
+	bool up = ovbtest_port_up(to_odev(ibdev), port);
+
+	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = desc->mtu;
+	attr->active_mtu = desc->mtu;
+	attr->gid_tbl_len = desc->gid_tbl_len;
+	attr->pkey_tbl_len = 1;
+	attr->lid = desc->lid;
+	attr->sm_lid = desc->sm_lid;
+	attr->port_cap_flags = desc->port_cap_flags;
+	attr->max_msg_sz = OVBTEST_COPY_MAX;
+	attr->active_width = IB_WIDTH_1X;
+	attr->active_speed = IB_SPEED_SDR;
+	return 0;
+}
+
+static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
+				      struct ib_port_immutable *immutable)
+{
+	const struct ovbtest_port_desc *desc = ovbtest_port(port);
+
+	immutable->pkey_tbl_len = 1;
+	immutable->gid_tbl_len = desc->gid_tbl_len;
+	immutable->core_cap_flags = desc->core_cap_flags;
+	immutable->max_mad_size = 0;
+	return 0;
+}
+
+static enum rdma_link_layer ovbtest_get_link_layer(struct ib_device *ibdev,
+						   u32 port)
+{
+	return ovbtest_port(port)->link_layer;
+}
+
+static int ovbtest_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			      u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = 0xffff;
+	return 0;
+}
+
+/*
+ * The IB port's only GID: the link-local one of the node GUID.  (ib_core
+ * asks only for ports whose table it does not keep itself: not RoCE.)
+ */
+static int ovbtest_query_gid(struct ib_device *ibdev, u32 port, int index,
+			     union ib_gid *gid)
+{
+	if (port != OVBTEST_PORT_IB || index)
+		return -EINVAL;
+	gid->global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	gid->global.interface_id = ibdev->node_guid;
+	return 0;
+}
+
+const struct ib_device_ops ovbtest_port_ops = {
+	.query_port = ovbtest_query_port,
+	.get_port_immutable = ovbtest_get_port_immutable,
+	.get_link_layer = ovbtest_get_link_layer,
+	.query_pkey = ovbtest_query_pkey,
+	.query_gid = ovbtest_query_gid,
+};
