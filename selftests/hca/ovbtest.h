@@ -215,6 +215,9 @@ extern const struct ib_device_ops ovbtest_wq_ops;
 /* flow.c: flow steering rules; the DEVICE_LAST_FLOW method */
 extern const struct ib_device_ops ovbtest_flow_ops;
 extern const struct uapi_definition ovbtest_flow_uapi_defs[];
+/* async.c: QP, SRQ and WQ events on request */
+extern const struct uapi_definition ovbtest_async_uapi_defs[];
+
 /* stuck.c: the object whose destroy fails */
 extern const struct uapi_definition ovbtest_stuck_uapi_defs[];
 void ovbtest_stuck_orphan(struct ovbtest_ucontext *uc);
