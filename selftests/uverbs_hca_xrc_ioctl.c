@@ -50,7 +50,7 @@ static void obj_if(struct ioc *c, __u16 id, long long handle)
 
 /* The objects a QP_CREATE names; NONE leaves one out. */
 struct qp_objs {
-	long long xrcd, pd, srq, send_cq, recv_cq, event_fd;
+	long long xrcd, pd, srq, send_cq, recv_cq, event_fd, ind_tbl;
 };
 
 /* QP_CREATE of @type; the handle, or -errno; the QP number in *@qpn. */
@@ -76,6 +76,7 @@ static int qp_create(int fd, __u32 type, const struct qp_objs *o,
 	obj_if(&c, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, o->send_cq);
 	obj_if(&c, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, o->recv_cq);
 	obj_if(&c, UVERBS_ATTR_CREATE_QP_EVENT_FD, o->event_fd);
+	obj_if(&c, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, o->ind_tbl);
 	ioc_in(&c, UVERBS_ATTR_CREATE_QP_USER_HANDLE, &user_handle,
 	       sizeof(user_handle));
 	ioc_in(&c, UVERBS_ATTR_CREATE_QP_CAP, &cap, sizeof(cap));
@@ -328,7 +329,7 @@ TEST_F(xioc, qp_create_xrc_tgt)
 {
 	struct qp_objs o = { .xrcd = self->xrcd, .pd = NONE, .srq = NONE,
 			     .send_cq = NONE, .recv_cq = NONE,
-			     .event_fd = NONE };
+			     .event_fd = NONE, .ind_tbl = NONE };
 	struct qp_objs bad;
 	struct ib_uverbs_open_qp oreq = { .user_handle = 0x0c,
 					  .qp_type = QPT_XRC_TGT };
@@ -381,7 +382,7 @@ TEST_F(xioc, qp_create_xrc_ini)
 {
 	struct qp_objs o = { .xrcd = NONE, .pd = self->pd, .srq = NONE,
 			     .send_cq = self->cq, .recv_cq = NONE,
-			     .event_fd = NONE };
+			     .event_fd = NONE, .ind_tbl = NONE };
 	struct ib_uverbs_async_event_desc ev;
 	struct qp_objs bad;
 	__u32 qpn = 0;
@@ -475,8 +476,9 @@ TEST_F(xioc, srq_create_xrc)
 
 TEST_F(xioc, wq_create_destroy)
 {
+	struct qp_objs rss, bad;
 	__u32 wqn = 0;
-	int wq, wq2, t;
+	int wq, wq2, t, qp;
 
 	EXPECT_EQ(-EINVAL, wq_create(self->fd, NONE, self->cq, 0, 0, NULL));
 	EXPECT_EQ(-EINVAL, wq_create(self->fd, self->pd, self->cq, 0, NONE,
@@ -506,6 +508,20 @@ TEST_F(xioc, wq_create_destroy)
 	t = tbl_create(self->fd, wq, wq2);
 	ASSERT_LE(0, t);
 	EXPECT_EQ(-EBUSY, wq_destroy(self->fd, wq));
+
+	/* an RSS QP over it by ioctl: no receive side of its own */
+	rss = (struct qp_objs){ NONE, self->pd, NONE, NONE, NONE, NONE, t };
+	bad = rss, bad.recv_cq = self->cq;
+	EXPECT_EQ(-EINVAL, qp_create(self->fd, QPT_RAW_PACKET, &bad, NULL));
+	bad = rss, bad.ind_tbl = wq;
+	EXPECT_EQ(-EINVAL, qp_create(self->fd, QPT_RAW_PACKET, &bad, NULL));
+	qp = qp_create(self->fd, QPT_RAW_PACKET, &rss, NULL);
+	ASSERT_LE(0, qp);
+	EXPECT_EQ(-EBUSY, destroy_by_ioctl(self->fd, UVERBS_OBJECT_RWQ_IND_TBL,
+					   UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
+					   UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
+					   t));
+	EXPECT_EQ(0, qp_destroy(self->fd, qp));
 	EXPECT_EQ(-EINVAL, destroy_by_ioctl(self->fd, UVERBS_OBJECT_RWQ_IND_TBL,
 					    UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
 					    UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
