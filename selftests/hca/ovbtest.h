@@ -6,7 +6,8 @@
  * without a data path, InfiniBand multicast groups with rdmavt's rules,
  * two mmap'able pages per context, a driver-defined copy channel object
  * whose COPY method moves bytes between two of the caller's MRs, as a
- * loopback HCA's RDMA WRITE would, and an object whose destroy can fail.
+ * loopback HCA's RDMA WRITE would, an object whose destroy can fail, and
+ * QP, SRQ and WQ async events raised when a test asks (async.c).
  * It implements disassociate_ucontext, so it can be unloaded while users
  * hold objects.
  */
