@@ -11,8 +11,9 @@
  *    write() commands exist too), the response's events_reported;
  *  - RWQ_IND_TBL_DESTROY and FLOW_DESTROY (their creates are write() only);
  *  - the event file a create names (EVENT_FD) getting the object's events;
- *  - flow actions: only their DESTROY, present for drivers with
- *    destroy_flow_action (ovbtest has none: the object is absent).
+ *  - flow actions: 6.1 has only their DESTROY (for drivers with
+ *    destroy_flow_action); ovbtest creates them with a driver method on
+ *    the FLOW_ACTION object, as mlx5 does, and flows hold them.
  * Malformed variants (missing mandatory attributes, handles of the wrong
  * type or of another file) with the in-tree 6.1 module's errnos.
  */
@@ -588,16 +589,73 @@ TEST_F(xioc, flow_destroy_and_flow_action)
 	hca_ioc_init(&c, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 
-	/* no destroy_flow_action in the driver: no flow action object */
-	EXPECT_EQ(-EPROTONOSUPPORT,
-		  destroy_by_ioctl(self->fd, UVERBS_OBJECT_FLOW_ACTION,
-				   UVERBS_METHOD_FLOW_ACTION_DESTROY,
-				   UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, 0));
 	/* the ESP create 6.1 no longer has */
 	hca_ioc_init(&c, UVERBS_OBJECT_FLOW_ACTION,
 		     UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
 	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
+}
+
+/* A flow action of the driver's method; ACTION_HANDLE; core destroy. */
+static int flow_action_create(int fd)
+{
+	struct ioc c;
+	int ret;
+
+	hca_ioc_init(&c, UVERBS_OBJECT_FLOW_ACTION,
+		     OVBTEST_METHOD_FLOW_ACTION_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_FLOW_ACTION_CREATE_HANDLE, 0);
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+static int flow_with_action(int fd, __u32 qp, __u32 action)
+{
+	struct {
+		struct ib_uverbs_create_flow cmd;
+		struct ib_uverbs_flow_spec_action_handle act;
+	} req = {
+		.cmd.qp_handle = qp,
+		.cmd.flow_attr = { .priority = 1, .port = 1,
+				   .num_of_specs = 1, .size = 16 },
+		.act = { .type = 0x1002, .size = 16, .handle = action },
+	};
+	struct ib_uverbs_create_flow_resp out = {};
+	ssize_t ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_CREATE_FLOW, &req,
+				 sizeof(req), 0, &out, sizeof(out), 0);
+
+	return ret < 0 ? (int)ret : (int)out.flow_handle;
+}
+
+#define ACTION_DESTROY(fd, h)						\
+	destroy_by_ioctl(fd, UVERBS_OBJECT_FLOW_ACTION,			\
+			 UVERBS_METHOD_FLOW_ACTION_DESTROY,		\
+			 UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, h)
+
+TEST_F(xioc, flow_action_held_by_flow)
+{
+	int qp, a, f;
+
+	qp = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
+	ASSERT_LE(0, qp);
+	a = flow_action_create(self->fd);
+	ASSERT_LE(0, a);
+	EXPECT_EQ(-ENOENT, ACTION_DESTROY(self->fd, a + 10));
+	EXPECT_EQ(-EINVAL, ACTION_DESTROY(self->fd, qp));
+	/* an action handle that is none */
+	EXPECT_EQ(-ENOENT, flow_with_action(self->fd, qp, a + 10));
+	f = flow_with_action(self->fd, qp, a);
+	ASSERT_LE(0, f);
+	EXPECT_EQ(-EBUSY, ACTION_DESTROY(self->fd, a));
+	EXPECT_EQ(0, destroy_by_ioctl(self->fd, UVERBS_OBJECT_FLOW,
+				      UVERBS_METHOD_FLOW_DESTROY,
+				      UVERBS_ATTR_DESTROY_FLOW_HANDLE, f));
+	EXPECT_EQ(0, ACTION_DESTROY(self->fd, a));
+	EXPECT_EQ(-ENOENT, ACTION_DESTROY(self->fd, a));
+	/* one left to the file's close, in a flow */
+	a = flow_action_create(self->fd);
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, flow_with_action(self->fd, qp, a));
 }
 
 /* -------------------------------------------------------------- unload */

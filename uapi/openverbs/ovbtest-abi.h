@@ -424,4 +424,18 @@ enum ovbtest_raise_attrs {
 	OVBTEST_ATTR_RAISE_EVENT,			/* PTR_IN __u32 */
 };
 
+/*
+ * A flow action object made by a driver method added to the standard
+ * FLOW_ACTION object (as mlx5's MODIFY_HEADER / PACKET_REFORMAT creates;
+ * selftests/hca/flow.c): flows reference it through an ACTION_HANDLE spec
+ * and the core FLOW_ACTION_DESTROY destroys it.
+ */
+enum ovbtest_flow_action_methods {
+	OVBTEST_METHOD_FLOW_ACTION_CREATE = OVBTEST_NS,
+};
+
+enum ovbtest_flow_action_attrs {
+	OVBTEST_ATTR_FLOW_ACTION_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
