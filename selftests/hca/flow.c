@@ -11,6 +11,7 @@
 
 #define UVERBS_MODULE_NAME ovbtest_flow
 #include <rdma/uverbs_named_ioctl.h>
+#include <rdma/uverbs_std_types.h>
 
 #include "ovbtest.h"
 
@@ -51,6 +52,7 @@ static int ovbtest_flow_spec(const union ib_flow_spec *spec,
 		       sizeof(spec->flow_tag.tag_id));
 		break;
 	case IB_FLOW_SPEC_ACTION_DROP:
+	case IB_FLOW_SPEC_ACTION_HANDLE:
 		break;
 	default:
 		return -EOPNOTSUPP;
@@ -112,10 +114,41 @@ static int ovbtest_destroy_flow(struct ib_flow *flow)
 	return 0;
 }
 
+static int ovbtest_destroy_flow_action(struct ib_flow_action *action)
+{
+	kfree(action);
+	return 0;
+}
+
 const struct ib_device_ops ovbtest_flow_ops = {
 	.create_flow = ovbtest_create_flow,
 	.destroy_flow = ovbtest_destroy_flow,
+	.destroy_flow_action = ovbtest_destroy_flow_action,
 };
+
+/* A flow action without hardware behind it: the object is the point. */
+static int UVERBS_HANDLER(OVBTEST_METHOD_FLOW_ACTION_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs,
+					OVBTEST_ATTR_FLOW_ACTION_CREATE_HANDLE);
+	struct ib_flow_action *action;
+
+	action = kzalloc(sizeof(*action), GFP_KERNEL);
+	if (!action)
+		return -ENOMEM;
+	uverbs_flow_action_fill_action(action, uobj, uobj->context->device,
+				       IB_FLOW_ACTION_UNSPECIFIED);
+	return 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_FLOW_ACTION_CREATE,
+			    UVERBS_ATTR_IDR(OVBTEST_ATTR_FLOW_ACTION_CREATE_HANDLE,
+					    UVERBS_OBJECT_FLOW_ACTION,
+					    UVERBS_ACCESS_NEW, UA_MANDATORY));
+
+ADD_UVERBS_METHODS(ovbtest_flow_action, UVERBS_OBJECT_FLOW_ACTION,
+		   &UVERBS_METHOD(OVBTEST_METHOD_FLOW_ACTION_CREATE));
 
 static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_LAST_FLOW)(struct uverbs_attr_bundle *attrs)
 {
@@ -145,5 +178,6 @@ ADD_UVERBS_METHODS(ovbtest_device_flow, UVERBS_OBJECT_DEVICE,
 
 const struct uapi_definition ovbtest_flow_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DEVICE, &ovbtest_device_flow),
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_FLOW_ACTION, &ovbtest_flow_action),
 	{},
 };

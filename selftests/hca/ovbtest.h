@@ -7,7 +7,8 @@
  * mmap'able pages per context (cached, and write-combining and non-cached
  * over a PCI BAR when there is one), a driver-defined copy channel object
  * whose COPY method moves bytes between two of the caller's MRs, as a
- * loopback HCA's RDMA WRITE would, and an object whose destroy can fail.
+ * loopback HCA's RDMA WRITE would, an object whose destroy can fail, and
+ * QP, SRQ and WQ async events raised when a test asks (async.c).
  * It implements disassociate_ucontext, so it can be unloaded while users
  * hold objects.
  */
@@ -259,6 +260,9 @@ extern const struct ib_device_ops ovbtest_wq_ops;
 /* flow.c: flow steering rules; the DEVICE_LAST_FLOW method */
 extern const struct ib_device_ops ovbtest_flow_ops;
 extern const struct uapi_definition ovbtest_flow_uapi_defs[];
+/* async.c: QP, SRQ and WQ events on request */
+extern const struct uapi_definition ovbtest_async_uapi_defs[];
+
 /* stuck.c: the object whose destroy fails */
 extern const struct uapi_definition ovbtest_stuck_uapi_defs[];
 void ovbtest_stuck_orphan(struct ovbtest_ucontext *uc);

@@ -57,6 +57,8 @@ static struct ib_wq *ovbtest_create_wq(struct ib_pd *pd,
 	mutex_init(&wq->lock);
 	wq->ibwq.wq_num = wqn;
 	wq->ibwq.state = IB_WQS_RESET;
+	/* ib_uverbs leaves the handler to the driver, as mlx5 and mlx4 take it */
+	wq->ibwq.event_handler = init->event_handler;
 	atomic_inc(&dev->live.wqs);
 	return &wq->ibwq;
 }

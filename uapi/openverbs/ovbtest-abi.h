@@ -518,4 +518,41 @@ struct ovbtest_av_info {
 	__u32 ndev_ifindex;
 };
 
+/*
+ * Asynchronous events on demand (selftests/hca/async.c; test:
+ * selftests/uverbs_hca_async.c): a method added to each of the standard
+ * QP, SRQ and WQ objects raises one event of the object, as the hardware
+ * would, through ib_core's handler of it.  On an XRC TGT QP (any handle
+ * of it, the creator's or one OPEN_QP made) the event goes to the shared
+ * QP, so every handle of it gets one.  The type must be one of the
+ * object's (enum ib_event_type): QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR,
+ * COMM_EST, SQ_DRAINED, PATH_MIG, PATH_MIG_ERR, QP_LAST_WQE_REACHED for a
+ * QP; SRQ_ERR, SRQ_LIMIT_REACHED for an SRQ (the limit must be armed and
+ * the event disarms it, as on mlx5); WQ_FATAL for a WQ.  Others: EINVAL.
+ */
+enum ovbtest_raise_methods {
+	OVBTEST_METHOD_QP_RAISE = OVBTEST_NS,
+	OVBTEST_METHOD_SRQ_RAISE = OVBTEST_NS,
+	OVBTEST_METHOD_WQ_RAISE = OVBTEST_NS,
+};
+
+enum ovbtest_raise_attrs {
+	OVBTEST_ATTR_RAISE_HANDLE = OVBTEST_ATTR_NS,	/* IDR QP/SRQ/WQ, READ */
+	OVBTEST_ATTR_RAISE_EVENT,			/* PTR_IN __u32 */
+};
+
+/*
+ * A flow action object made by a driver method added to the standard
+ * FLOW_ACTION object (as mlx5's MODIFY_HEADER / PACKET_REFORMAT creates;
+ * selftests/hca/flow.c): flows reference it through an ACTION_HANDLE spec
+ * and the core FLOW_ACTION_DESTROY destroys it.
+ */
+enum ovbtest_flow_action_methods {
+	OVBTEST_METHOD_FLOW_ACTION_CREATE = OVBTEST_NS,
+};
+
+enum ovbtest_flow_action_attrs {
+	OVBTEST_ATTR_FLOW_ACTION_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
