@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * openverbs ib_uverbs: kernel → user ABI conversions of address vectors,
- * QP attributes and path records, exported for rdma_ucm (librdmacm's
- * kernel side) and used by QUERY_QP.
+ * openverbs ib_uverbs: the conversions between ib_core's types and their
+ * userspace ABI forms that ib_uverbs exports for rdma_ucm (librdmacm's
+ * kernel side): address vector and QP attributes to user, path record to
+ * and from user.  Nothing in this module calls them (QUERY_QP fills its
+ * response in qp.c).
  *
  * Like upstream's uverbs_marshall.c this file sees only the public
  * <rdma/ib_marshall.h>: the exports' CRCs are computed from what is

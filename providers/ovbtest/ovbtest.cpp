@@ -2,9 +2,9 @@
 //
 // The provider of ovbtest, the test HCA (selftests/hca/): the smallest
 // complete provider, and the worked example of the vendor guide.  It opens
-// contexts (checking the driver's GET_CONTEXT response), and serves PDs,
-// MRs and CQs through the library's command helpers, with the driver's
-// udata where the kernel driver has some.  The device has no queues: its
+// contexts (checking the driver's GET_CONTEXT response) and serves CQs
+// through the library's command helpers, with the driver's udata; PDs, MRs
+// and MWs are the library's plain ones.  The device has no queues: its
 // work is the driver-defined COPY method, which applications call through
 // ovbtestdv.h.
 #include <cerrno>
@@ -51,42 +51,6 @@ int query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,
 	return core->query_port(ctx, port, attr, attr_size);
 }
 
-ibv_pd *alloc_pd(ibv_context *ctx)
-{
-	auto *pd = new (std::nothrow) ibv_pd{};
-	if (!pd)
-		return fail(pd, ENOMEM);
-	if (int rc = core->alloc_pd(ctx, pd, nullptr))
-		return fail(pd, rc);
-	return pd;
-}
-
-int dealloc_pd(ibv_pd *pd)
-{
-	int rc = core->dealloc_pd(pd);
-	if (!rc)
-		delete pd;
-	return rc;
-}
-
-ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t len, uint64_t hca_va, int access)
-{
-	auto *mr = new (std::nothrow) ibv_mr{};
-	if (!mr)
-		return fail(mr, ENOMEM);
-	if (int rc = core->reg_mr(pd, addr, len, hca_va, access, mr, nullptr))
-		return fail(mr, rc);
-	return mr;
-}
-
-int dereg_mr(ibv_mr *mr)
-{
-	int rc = core->dereg_mr(mr);
-	if (!rc)
-		delete mr;
-	return rc;
-}
-
 // The driver answers every CQ creation with what it allocated.
 ibv_cq *create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 		  int vector)
@@ -122,20 +86,17 @@ int destroy_cq(ibv_cq *cq)
 void free_context(ibv_context *ibctx)
 {
 	auto *ctx = reinterpret_cast<Context *>(verbs_get_ctx(ibctx));
-	core->uninit_context(&ctx->vctx);
+	core->close_context(&ctx->vctx);
 	delete ctx;
 }
 
-// Only what the device has; the ops left NULL answer EOPNOTSUPP.
+// Only what the device has; PD/MR/MW left to the library, the other ops
+// left NULL answer EOPNOTSUPP.
 ovb_context_ops make_ops()
 {
 	ovb_context_ops ops{};
 	ops.query_device_ex = query_device_ex;
 	ops.query_port = query_port;
-	ops.alloc_pd = alloc_pd;
-	ops.dealloc_pd = dealloc_pd;
-	ops.reg_mr = reg_mr;
-	ops.dereg_mr = dereg_mr;
 	ops.create_cq = create_cq;
 	ops.poll_cq = poll_cq;
 	ops.destroy_cq = destroy_cq;
@@ -145,6 +106,13 @@ ovb_context_ops make_ops()
 
 const ovb_context_ops kOps = make_ops();
 
+// GET_CONTEXT's driver response must carry the driver's magic.
+int check_response(verbs_context *vctx)
+{
+	auto *ctx = reinterpret_cast<Context *>(vctx);
+	return ctx->uctx.magic == OVBTEST_MAGIC ? 0 : EPROTO;
+}
+
 verbs_context *alloc_context(ibv_device *dev, int cmd_fd)
 {
 	auto *ctx = new (std::nothrow) Context{};
@@ -152,24 +120,13 @@ verbs_context *alloc_context(ibv_device *dev, int cmd_fd)
 		errno = ENOMEM;
 		return nullptr;
 	}
-	int rc = core->init_context(&ctx->vctx, dev, cmd_fd);
-	if (!rc) {
-		// GET_CONTEXT with the driver's response: magic, mmap offsets.
-		ovb_udata ud{nullptr, 0, &ctx->uctx, sizeof(ctx->uctx)};
-		rc = core->get_context(&ctx->vctx.context, &ud);
-		if (!rc && ctx->uctx.magic != OVBTEST_MAGIC)
-			rc = EPROTO;
-		if (rc) {
-			ctx->vctx.context.cmd_fd = -1;	// the caller closes it
-			core->uninit_context(&ctx->vctx);
-		}
-	}
-	if (rc) {
+	ovb_udata ud{nullptr, 0, &ctx->uctx, sizeof(ctx->uctx)};
+	if (int rc = core->open_context(&ctx->vctx, dev, cmd_fd, &ud,
+					check_response, &kOps)) {
 		delete ctx;
 		errno = rc;
 		return nullptr;
 	}
-	core->set_ops(&ctx->vctx.context, &kOps);
 	return &ctx->vctx;
 }
 

@@ -37,19 +37,20 @@ int query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,
 void free_context(ibv_context *ibctx)
 {
 	auto *ctx = reinterpret_cast<Context *>(verbs_get_ctx(ibctx));
-	core->uninit_context(&ctx->vctx);
+	core->close_context(&ctx->vctx);
 	delete ctx;
 }
 
 const ovb_context_ops kOps = {
 	.query_device_ex = query_device_ex,
 	.query_port = query_port,
-	.alloc_pd = alloc_pd,
-	.dealloc_pd = dealloc_pd,
-	.reg_mr = reg_mr,
-	.dereg_mr = dereg_mr,
-	.alloc_mw = alloc_mw,
-	.dealloc_mw = dealloc_mw,
+	// PDs, MRs and MWs: the library's plain ones (no driver data).
+	.alloc_pd = nullptr,
+	.dealloc_pd = nullptr,
+	.reg_mr = nullptr,
+	.dereg_mr = nullptr,
+	.alloc_mw = nullptr,
+	.dealloc_mw = nullptr,
 	.bind_mw = bind_mw,
 	.create_cq = create_cq,
 	.create_cq_ex = create_cq_ex,
@@ -80,28 +81,18 @@ const ovb_context_ops kOps = {
 	.free_context = free_context,
 };
 
+// rxe's GET_CONTEXT carries no driver data either way.
 verbs_context *alloc_context(ibv_device *dev, int cmd_fd)
 {
 	auto *ctx = new (std::nothrow) Context{};
-	if (!ctx) {
-		errno = ENOMEM;
-		return nullptr;
-	}
-	int rc = core->init_context(&ctx->vctx, dev, cmd_fd);
-	if (!rc) {
-		// rxe's GET_CONTEXT carries no driver data either way.
-		rc = core->get_context(&ctx->vctx.context, nullptr);
-		if (rc) {
-			ctx->vctx.context.cmd_fd = -1;	// the caller closes it
-			core->uninit_context(&ctx->vctx);
-		}
-	}
+	int rc = ctx ? core->open_context(&ctx->vctx, dev, cmd_fd, nullptr,
+					  nullptr, &kOps)
+		     : ENOMEM;
 	if (rc) {
 		delete ctx;
 		errno = rc;
 		return nullptr;
 	}
-	core->set_ops(&ctx->vctx.context, &kOps);
 	return &ctx->vctx;
 }
 

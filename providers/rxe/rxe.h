@@ -92,6 +92,7 @@ void install_wr_ops(Qp *qp, uint64_t send_ops);
 
 // rxe_send.cpp
 int post_send(ibv_qp *qp, ibv_send_wr *wr, ibv_send_wr **bad);
+int bind_mw(ibv_qp *qp, ibv_mw *mw, ibv_mw_bind *bind);
 inline int ring_doorbell(Qp *qp)
 {
 	ssize_t n = write(qp->ex.qp_base.context->cmd_fd, &qp->doorbell,
@@ -118,14 +119,5 @@ int post_recv_ring(Ring &ring, SpinLock &lock, uint32_t max_sge,
 // rxe_ah.cpp
 ibv_ah *create_ah(ibv_pd *pd, ibv_ah_attr *attr);
 int destroy_ah(ibv_ah *ah);
-
-// rxe_mr.cpp: PD, MR, MW.
-ibv_pd *alloc_pd(ibv_context *ctx);
-int dealloc_pd(ibv_pd *pd);
-ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t len, uint64_t hca_va, int access);
-int dereg_mr(ibv_mr *mr);
-ibv_mw *alloc_mw(ibv_pd *pd, ibv_mw_type type);
-int dealloc_mw(ibv_mw *mw);
-int bind_mw(ibv_qp *qp, ibv_mw *mw, ibv_mw_bind *bind);
 
 } // namespace rxe

@@ -2,7 +2,8 @@
 //
 // The send path: ibv_send_wr -> struct ovb_rxe_send_wqe in the send ring,
 // then the doorbell (a POST_SEND write with no work requests) so the
-// kernel's requester picks the new WQEs up.
+// kernel's requester picks the new WQEs up.  Binding a type 1 memory
+// window is one such work request.
 #include "rxe.h"
 
 #include <cerrno>
@@ -202,6 +203,25 @@ int post_send(ibv_qp *ibqp, ibv_send_wr *wr, ibv_send_wr **bad)
 	// the WQEs posted before it run.
 	int db = ring_doorbell(qp);
 	return rc ? rc : db;
+}
+
+// A type 1 bind is a BIND_MW work request with the next rkey of the window.
+int bind_mw(ibv_qp *qp, ibv_mw *mw, ibv_mw_bind *bind)
+{
+	if (mw->type != IBV_MW_TYPE_1 || qp->pd != mw->pd)
+		return EINVAL;
+	ibv_send_wr wr{};
+	wr.wr_id = bind->wr_id;
+	wr.opcode = IBV_WR_BIND_MW;
+	wr.send_flags = bind->send_flags;
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
+	wr.bind_mw.bind_info = bind->bind_info;
+	ibv_send_wr *bad;
+	int rc = post_send(qp, &wr, &bad);
+	if (!rc)
+		mw->rkey = wr.bind_mw.rkey;
+	return rc;
 }
 
 } // namespace rxe

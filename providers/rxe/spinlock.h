@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The lock of every rxe queue: held for a few stores, never across a
-// sleep, so a spinlock (as rdma-core's rxe provider uses) and not a mutex,
-// whose lock + unlock costs ~50 instructions more per post or poll.  Inline,
-// so the uncontended path is one xchg and one store.  BasicLockable: works
-// with std::lock_guard.
+// The lock of every rxe queue: a spinlock (as rdma-core's rxe provider
+// uses) and not a mutex, whose lock + unlock costs ~50 instructions more
+// per post or poll.  Inline, so the uncontended path is one xchg and one
+// store.  BasicLockable: works with std::lock_guard.
+//
+// Posts and polls hold it for a few stores.  One holder may sleep:
+// resize_cq keeps the CQ's lock across the RESIZE_CQ system call and the
+// remapping of the ring (as rdma-core's rxe does), because the kernel
+// copies the unpolled entries into the new ring, and a poll meanwhile would
+// take them twice or read the unmapped ring.  A thread polling that CQ
+// spins for as long; resizing a CQ that other threads poll is rare.
 #pragma once
 
 #include <atomic>

@@ -42,7 +42,10 @@ int open_cdev(const KernelDevice &k)
 
 } // namespace
 
-int core_init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd)
+namespace {
+
+// The library's part of a new context.
+int init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd)
 {
 	auto *p = static_cast<verbs_ex_private *>(calloc(1, sizeof(verbs_ex_private)));
 	if (!p)
@@ -66,7 +69,7 @@ int core_init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd)
 
 // GET_CONTEXT by ioctl first (the async event fd then comes from
 // ASYNC_EVENT_ALLOC at open), by write() on a kernel without it.
-int core_get_context(ibv_context *ctx, ovb_udata *ud)
+int get_context(ibv_context *ctx, ovb_udata *ud)
 {
 	ioctl::GetContext args{};
 	int rc;
@@ -88,7 +91,28 @@ int core_get_context(ibv_context *ctx, ovb_udata *ud)
 	return 0;
 }
 
-void core_uninit_context(verbs_context *vctx)
+} // namespace
+
+int core_open_context(verbs_context *vctx, ibv_device *dev, int cmd_fd,
+		      ovb_udata *ud, int (*check)(verbs_context *),
+		      const ovb_context_ops *ops)
+{
+	int rc = init_context(vctx, dev, cmd_fd);
+	if (rc)
+		return rc;
+	rc = get_context(&vctx->context, ud);
+	if (!rc && check)
+		rc = check(vctx);
+	if (rc) {
+		vctx->context.cmd_fd = -1;	// ibv_open_device() closes it
+		core_close_context(vctx);
+		return rc;
+	}
+	install_ops(&vctx->context, ops);
+	return 0;
+}
+
+void core_close_context(verbs_context *vctx)
 {
 	ibv_context &ctx = vctx->context;
 	if (ctx.async_fd >= 0)

@@ -17,7 +17,7 @@ class Device;
 }
 
 struct verbs_ex_private {
-	ovb_context_ops ops;		// the provider's, NULLs kept
+	ovb_context_ops ops;		// the provider's, plain PD/MR/MW added
 	ovb::Device *device;
 	// The transport (rdma-core 44's rules, cmd/transport.h): the INVOKE_WRITE
 	// probe's answer decides whether write commands travel through ioctl;
@@ -57,6 +57,14 @@ R call(ibv_context *ctx, R (*ovb_context_ops::*op)(P...), A... args)
 	}
 	return fn(args...);
 }
+
+// ops.cpp: installs a provider's ops (with add_plain_ops) in a context.
+void install_ops(ibv_context *ctx, const ovb_context_ops *ops);
+
+// plain_ops.cpp: fills each PD/MR/MW pair (alloc/dealloc, reg/dereg) whose
+// members are both NULL with the library's plain one: a bare object and the
+// core command without driver data.
+void add_plain_ops(ovb_context_ops &ops);
 
 // Generic fields of a new object, set after the provider created it.
 void init_cq_fields(ibv_cq *cq, ibv_context *ctx, ibv_comp_channel *ch,

@@ -22,10 +22,8 @@ const ovb_core &core()
 {
 	static const ovb_core table = {
 		.abi_version = OVB_PROVIDER_ABI_VERSION,
-		.init_context = core_init_context,
-		.get_context = core_get_context,
-		.set_ops = core_set_ops,
-		.uninit_context = core_uninit_context,
+		.open_context = core_open_context,
+		.close_context = core_close_context,
 		.query_device_ex = core_query_device_ex,
 		.query_port = core_query_port,
 		.alloc_pd = core_alloc_pd,

@@ -10,11 +10,11 @@
 
 namespace ovb {
 
-// context.cpp, ops.cpp
-int core_init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd);
-int core_get_context(ibv_context *ctx, ovb_udata *ud);
-void core_set_ops(ibv_context *ctx, const ovb_context_ops *ops);
-void core_uninit_context(verbs_context *vctx);
+// context.cpp
+int core_open_context(verbs_context *vctx, ibv_device *dev, int cmd_fd,
+		      ovb_udata *ud, int (*check)(verbs_context *),
+		      const ovb_context_ops *ops);
+void core_close_context(verbs_context *vctx);
 
 // core_device.cpp
 int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,

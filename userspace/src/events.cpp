@@ -2,6 +2,7 @@
 //
 // Asynchronous events: read from the context's async fd, the element is the
 // user_handle of the object (its address) or the port number.
+#include <iterator>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -12,33 +13,41 @@
 
 namespace {
 
-// What the element of each event type is.
-enum class Element { cq, qp, srq, wq, port, none };
+// What an event's element is: an object of the library's (the kernel hands
+// back the user_handle we gave it, the object's address) or a number (the
+// port; nothing for DEVICE_FATAL).
+enum class Element { number, cq, qp, srq, wq };
 
+// Indexed by enum ibv_event_type, in its order.
+constexpr Element kElementOf[] = {
+	Element::cq,		// CQ_ERR
+	Element::qp,		// QP_FATAL
+	Element::qp,		// QP_REQ_ERR
+	Element::qp,		// QP_ACCESS_ERR
+	Element::qp,		// COMM_EST
+	Element::qp,		// SQ_DRAINED
+	Element::qp,		// PATH_MIG
+	Element::qp,		// PATH_MIG_ERR
+	Element::number,	// DEVICE_FATAL
+	Element::number,	// PORT_ACTIVE
+	Element::number,	// PORT_ERR
+	Element::number,	// LID_CHANGE
+	Element::number,	// PKEY_CHANGE
+	Element::number,	// SM_CHANGE
+	Element::srq,		// SRQ_ERR
+	Element::srq,		// SRQ_LIMIT_REACHED
+	Element::qp,		// QP_LAST_WQE_REACHED
+	Element::number,	// CLIENT_REREGISTER
+	Element::number,	// GID_CHANGE
+	Element::wq,		// WQ_FATAL
+};
+static_assert(std::size(kElementOf) == IBV_EVENT_WQ_FATAL + 1);
+
+// Types the table does not know (a newer kernel's) carry a number.
 Element element_of(ibv_event_type type)
 {
-	switch (type) {
-	case IBV_EVENT_CQ_ERR:
-		return Element::cq;
-	case IBV_EVENT_QP_FATAL:
-	case IBV_EVENT_QP_REQ_ERR:
-	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_COMM_EST:
-	case IBV_EVENT_SQ_DRAINED:
-	case IBV_EVENT_PATH_MIG:
-	case IBV_EVENT_PATH_MIG_ERR:
-	case IBV_EVENT_QP_LAST_WQE_REACHED:
-		return Element::qp;
-	case IBV_EVENT_SRQ_ERR:
-	case IBV_EVENT_SRQ_LIMIT_REACHED:
-		return Element::srq;
-	case IBV_EVENT_WQ_FATAL:
-		return Element::wq;
-	case IBV_EVENT_DEVICE_FATAL:
-		return Element::none;
-	default:
-		return Element::port;
-	}
+	auto i = static_cast<size_t>(type);
+	return i < std::size(kElementOf) ? kElementOf[i] : Element::number;
 }
 
 template <class T>
@@ -72,8 +81,7 @@ OVB_EXPORT int ibv_get_async_event(ibv_context *ctx, ibv_async_event *event)
 	case Element::wq:
 		event->element.wq = static_cast<ibv_wq *>(obj);
 		break;
-	case Element::port:
-	case Element::none:
+	case Element::number:
 		event->element.port_num = static_cast<int>(ev.element);
 		break;
 	}
@@ -95,8 +103,7 @@ OVB_EXPORT void ibv_ack_async_event(ibv_async_event *event)
 	case Element::wq:
 		count_event(event->element.wq, &ibv_wq::events_completed);
 		break;
-	case Element::port:
-	case Element::none:
+	case Element::number:
 		break;
 	}
 }

@@ -95,8 +95,10 @@ void encode_modify_qp(const ibv_qp_attr &a, int mask, ovb_modify_qp_req &k)
 		encode_qp_dest(a.alt_ah_attr, k.alt_dest);
 }
 
-void decode_query_qp(const ovb_query_qp_resp &k, ibv_qp_attr &a,
-		     ibv_qp_init_attr &init)
+// The QP attributes that QUERY_QP's response and the kernel's struct
+// ib_uverbs_qp_attr (ovb_qp_attr) both carry, under the same names.
+template <class K>
+static void decode_qp_common(const K &k, ibv_qp_attr &a)
 {
 	a.qkey = k.qkey;
 	a.rq_psn = k.rq_psn;
@@ -124,10 +126,26 @@ void decode_query_qp(const ovb_query_qp_resp &k, ibv_qp_attr &a,
 	a.cap.max_send_sge = k.max_send_sge;
 	a.cap.max_recv_sge = k.max_recv_sge;
 	a.cap.max_inline_data = k.max_inline_data;
+}
+
+void decode_query_qp(const ovb_query_qp_resp &k, ibv_qp_attr &a,
+		     ibv_qp_init_attr &init)
+{
+	decode_qp_common(k, a);
 	decode_qp_dest(k.dest, a.ah_attr);
 	decode_qp_dest(k.alt_dest, a.alt_ah_attr);
 	init.cap = a.cap;
 	init.sq_sig_all = k.sq_sig_all;
+}
+
+// Unlike QUERY_QP's response, this one carries full address vectors and
+// en_sqd_async_notify.
+void decode_qp_attr(const ovb_qp_attr &k, ibv_qp_attr &a)
+{
+	decode_qp_common(k, a);
+	decode_ah_attr(k.ah_attr, a.ah_attr);
+	decode_ah_attr(k.alt_ah_attr, a.alt_ah_attr);
+	a.en_sqd_async_notify = k.en_sqd_async_notify;
 }
 
 } // namespace ovb

@@ -46,35 +46,7 @@ OVB_EXPORT void ibv_copy_ah_attr_from_kern(ibv_ah_attr *dst,
 OVB_EXPORT void ibv_copy_qp_attr_from_kern(ibv_qp_attr *dst,
 					   const ovb_qp_attr *src)
 {
-	dst->qp_state = static_cast<ibv_qp_state>(src->qp_state);
-	dst->cur_qp_state = static_cast<ibv_qp_state>(src->cur_qp_state);
-	dst->path_mtu = static_cast<ibv_mtu>(src->path_mtu);
-	dst->path_mig_state = static_cast<ibv_mig_state>(src->path_mig_state);
-	dst->qkey = src->qkey;
-	dst->rq_psn = src->rq_psn;
-	dst->sq_psn = src->sq_psn;
-	dst->dest_qp_num = src->dest_qp_num;
-	dst->qp_access_flags = src->qp_access_flags;
-	dst->cap.max_send_wr = src->max_send_wr;
-	dst->cap.max_recv_wr = src->max_recv_wr;
-	dst->cap.max_send_sge = src->max_send_sge;
-	dst->cap.max_recv_sge = src->max_recv_sge;
-	dst->cap.max_inline_data = src->max_inline_data;
-	ovb::decode_ah_attr(src->ah_attr, dst->ah_attr);
-	ovb::decode_ah_attr(src->alt_ah_attr, dst->alt_ah_attr);
-	dst->pkey_index = src->pkey_index;
-	dst->alt_pkey_index = src->alt_pkey_index;
-	dst->en_sqd_async_notify = src->en_sqd_async_notify;
-	dst->sq_draining = src->sq_draining;
-	dst->max_rd_atomic = src->max_rd_atomic;
-	dst->max_dest_rd_atomic = src->max_dest_rd_atomic;
-	dst->min_rnr_timer = src->min_rnr_timer;
-	dst->port_num = src->port_num;
-	dst->timeout = src->timeout;
-	dst->retry_cnt = src->retry_cnt;
-	dst->rnr_retry = src->rnr_retry;
-	dst->alt_port_num = src->alt_port_num;
-	dst->alt_timeout = src->alt_timeout;
+	ovb::decode_qp_attr(*src, *dst);
 }
 
 OVB_EXPORT void ibv_copy_path_rec_from_kern(ibv_sa_path_rec *dst,

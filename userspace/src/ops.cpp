@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Installing a provider's ops: the data-path members of ibv_context_ops
+// Installing a provider's ops: the library's plain PD/MR/MW pairs where
+// the provider left a pair out, the data-path members of ibv_context_ops
 // (called by the inline functions of <infiniband/verbs.h>) and the
 // extension members of verbs_context.  Ops the provider lacks stay NULL in
 // verbs_context (the inline functions then answer EOPNOTSUPP) and become
@@ -101,10 +102,12 @@ static void set(T &dst, T provided, T fallback)
 	dst = provided ? provided : fallback;
 }
 
-void core_set_ops(ibv_context *ctx, const ovb_context_ops *o)
+void install_ops(ibv_context *ctx, const ovb_context_ops *provided)
 {
 	verbs_context *vctx = verbs_get_ctx(ctx);
-	priv(ctx)->ops = *o;
+	priv(ctx)->ops = *provided;
+	add_plain_ops(priv(ctx)->ops);
+	const ovb_context_ops *o = &priv(ctx)->ops;
 
 	ibv_context_ops &c = ctx->ops;
 	set(c.poll_cq, o->poll_cq, no_poll_cq);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Verbs that need the kernel's ioctl ABI (object import across processes);
-// the library speaks write() only, so they answer EOPNOTSUPP like
-// libibverbs does for a provider without them.
+// Importing another process's context and objects (ibv_import_*):
+// libibverbs leaves these to provider ops, and neither our providers nor
+// rdma-core 44's rxe has them, so they answer EOPNOTSUPP, as libibverbs
+// does for such a provider.
 #include <cerrno>
 #include <infiniband/verbs.h>
 

@@ -25,10 +25,12 @@
  * through the ovb_core command helpers, which talk to the kernel and set the
  * common fields (context, handle, numbers, ...).  The library then finishes
  * the generic fields (mutex, cond, event counters) before the application
- * sees the object.
+ * sees the object.  PDs, MRs and MWs that need nothing of the provider's
+ * own can be left to the library (see struct ovb_context_ops).
  *
  * Errors: ops that return int return 0 or a positive errno; ops that return
- * a pointer return NULL and set errno.  Any op left NULL answers EOPNOTSUPP.
+ * a pointer return NULL and set errno.  Any other op left NULL answers
+ * EOPNOTSUPP.
  */
 #ifndef OPENVERBS_PROVIDER_H
 #define OPENVERBS_PROVIDER_H
@@ -41,8 +43,12 @@
 extern "C" {
 #endif
 
-/* Bumped on any incompatible change of the structs below. */
-#define OVB_PROVIDER_ABI_VERSION	1
+/*
+ * Bumped on any incompatible change of the structs below.  2: one
+ * open_context/close_context pair replaced init/get/set_ops/uninit, and
+ * PD/MR/MW ops left NULL are the library's plain ones.
+ */
+#define OVB_PROVIDER_ABI_VERSION	2
 #define OVB_PROVIDER_ENTRY		openverbs_provider_entry
 #define OVB_PROVIDER_ENTRY_NAME		"openverbs_provider_entry"
 
@@ -77,6 +83,13 @@ struct ovb_match {
  * ibv_context_ops members of <infiniband/verbs.h>; the data-path ops
  * (post_*, poll_cq, req_notify_cq, ibv_wr_* through the QP) are called
  * by the application's inline functions directly, without the library.
+ *
+ * Plain defaults: a pair alloc_pd/dealloc_pd, reg_mr/dereg_mr or
+ * alloc_mw/dealloc_mw left NULL (both members) is the library's, which
+ * allocates a bare ibv_pd/ibv_mr/ibv_mw and runs the core command without
+ * driver data; a kernel driver without the verb answers the command with
+ * its own errno.  Set both members of a pair, or neither.  bind_mw has no
+ * default: binding is a work request, the provider's business.
  */
 struct ovb_context_ops {
 	int (*query_device_ex)(struct ibv_context *ctx,
@@ -149,13 +162,20 @@ struct ovb_context_ops {
 struct ovb_core {
 	uint32_t abi_version;		/* OVB_PROVIDER_ABI_VERSION */
 
-	/* Context: call init first, then get_context, then set_ops. */
-	int (*init_context)(struct verbs_context *vctx, struct ibv_device *dev,
-			    int cmd_fd);
-	int (*get_context)(struct ibv_context *ctx, struct ovb_udata *ud);
-	void (*set_ops)(struct ibv_context *ctx,
-			const struct ovb_context_ops *ops);
-	void (*uninit_context)(struct verbs_context *vctx);
+	/*
+	 * Opens the context the provider allocated (vctx, zeroed, inside its
+	 * own struct) on cmd_fd, in one call: the library's part of the
+	 * context, GET_CONTEXT (the driver's response lands in ud->out; ud
+	 * may be NULL), then check(vctx) if given (the provider's test of
+	 * that response: 0 or a positive errno), then ops.  On failure
+	 * everything is undone but cmd_fd, which ibv_open_device() closes.
+	 */
+	int (*open_context)(struct verbs_context *vctx, struct ibv_device *dev,
+			    int cmd_fd, struct ovb_udata *ud,
+			    int (*check)(struct verbs_context *vctx),
+			    const struct ovb_context_ops *ops);
+	/* The other half, from free_context: closes the fds, frees ours. */
+	void (*close_context)(struct verbs_context *vctx);
 
 	/* Device and port.  raw_fw_ver: the kernel's u64 (may be NULL). */
 	int (*query_device_ex)(struct ibv_context *ctx,
@@ -223,8 +243,8 @@ struct ovb_provider {
 
 	/*
 	 * Open a context on an opened command fd: allocate the provider's
-	 * context (embedding struct verbs_context), then core->init_context,
-	 * core->get_context, core->set_ops.  NULL with errno on failure.
+	 * context (embedding struct verbs_context), then core->open_context.
+	 * NULL with errno on failure.
 	 */
 	struct verbs_context *(*alloc_context)(struct ibv_device *dev,
 					       int cmd_fd);

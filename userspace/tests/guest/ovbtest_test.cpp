@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 	const std::string name = argc > 1 ? argv[1] : "ovbtest0";
 	constexpr size_t kLen = 256 * 1024;
 
-	std::printf("TAP version 13\n1..12\n");
+	std::printf("TAP version 13\n1..13\n");
 	int num = 0;
 	ibv_device **list = ibv_get_device_list(&num);
 	ibv_device *dev = nullptr;
@@ -73,6 +73,14 @@ int main(int argc, char **argv)
 	       "PD, CQ (driver response checked), two MRs");
 	ibv_wc wc;
 	result(cq && ibv_poll_cq(cq, 1, &wc) == 0, "ibv_poll_cq: empty");
+	// The provider keeps the library's plain MW ops: the command reaches
+	// the kernel, which answers for a driver without windows.
+	errno = 0;
+	ibv_mw *mw = pd ? ibv_alloc_mw(pd, IBV_MW_TYPE_2) : nullptr;
+	result(!mw && errno == EOPNOTSUPP,
+	       "ibv_alloc_mw: EOPNOTSUPP from the kernel (the driver has no MW)");
+	if (mw)
+		ibv_dealloc_mw(mw);
 
 	ovbtest_device_info info{};
 	result(!ovbtestdv_query_device(ctx, &info) &&
