@@ -104,16 +104,6 @@ const struct uverbs_obj_idr_type uverbs_ah_type = {
 	.destroy_object = uverbs_free_ah,
 };
 
-const struct uverbs_write_cmd uverbs_ah_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_CREATE_AH, uverbs_create_ah,
-		     struct ovb_create_ah_req, struct ovb_create_ah_resp,
-		     1, UVERBS_NEEDS(create_user_ah), UVERBS_NEEDS(destroy_ah)),
-	UVERBS_WRITE(OVB_CMD_DESTROY_AH, uverbs_destroy_ah,
-		     struct ovb_destroy_ah_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(create_user_ah), UVERBS_NEEDS(destroy_ah)),
-	{ }
-};
-
 DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_AH_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_AH_HANDLE,
 						    UVERBS_OBJECT_AH,
@@ -125,7 +115,13 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_AH,
 			    &UVERBS_METHOD(UVERBS_METHOD_AH_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_ah[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_AH,
-				      UAPI_DEF_OBJ_NEEDS_FN(destroy_ah)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_AH),
+	UAPI_DEF_OBJ_NEEDS_FN(create_user_ah),
+	UAPI_DEF_OBJ_NEEDS_FN(destroy_ah),
+	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_AH, uverbs_create_ah,
+			     UVERBS_IN_OUT_UDATA(struct ovb_create_ah_req,
+						 struct ovb_create_ah_resp)),
+	UVERBS_DECLARE_WRITE(OVB_CMD_DESTROY_AH, uverbs_destroy_ah,
+			     UVERBS_IN(struct ovb_destroy_ah_req)),
 	{ }
 };

@@ -461,33 +461,30 @@ DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DEVICE,
 			      &UVERBS_METHOD(UVERBS_METHOD_INFO_HANDLES),
 			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_PORT));
 
+/*
+ * The device object: its write() commands and ioctl methods here, more
+ * ioctl methods in write.c (INVOKE_WRITE) and gid.c.
+ */
 const struct uapi_definition uverbs_def_obj_device[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
+	UAPI_DEF_OBJ_NEEDS_FN(alloc_ucontext),
+	UAPI_DEF_OBJ_NEEDS_FN(dealloc_ucontext),
+	UVERBS_DECLARE_WRITE(OVB_CMD_GET_CONTEXT, uverbs_get_context,
+			     UVERBS_IN_OUT_UDATA(struct ovb_get_context_req,
+						 struct ovb_get_context_resp)),
+	UVERBS_DECLARE_WRITE(OVB_CMD_QUERY_DEVICE, uverbs_query_device,
+			     UVERBS_IN_OUT(struct ovb_query_device_req,
+					   struct ovb_query_device_resp)),
+	UVERBS_DECLARE_WRITE(OVB_CMD_QUERY_PORT, uverbs_query_port,
+			     UVERBS_IN_OUT(struct ovb_query_port_req, struct ovb_query_port_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(query_port),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_QUERY_DEVICE, uverbs_ex_query_device,
+				UVERBS_EX_MIN(offsetofend(struct ovb_ex_query_device_req, reserved),
+					      offsetofend(struct ovb_ex_query_device_resp,
+							  response_length))),
+	UAPI_DEF_METHOD_NEEDS_FN(query_device),
 	UAPI_DEF_CHAIN(uverbs_def_device_write),
 	UAPI_DEF_CHAIN(uverbs_def_device_gid),
 	{ }
 };
 
-const struct uverbs_write_cmd uverbs_device_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_GET_CONTEXT, uverbs_get_context,
-		     struct ovb_get_context_req,
-		     struct ovb_get_context_resp, 1, UVERBS_NEEDS(alloc_ucontext),
-		     UVERBS_NEEDS(dealloc_ucontext)),
-	UVERBS_WRITE(OVB_CMD_QUERY_DEVICE, uverbs_query_device,
-		     struct ovb_query_device_req,
-		     struct ovb_query_device_resp, 0, UVERBS_NEEDS(alloc_ucontext),
-		     UVERBS_NEEDS(dealloc_ucontext)),
-	UVERBS_WRITE(OVB_CMD_QUERY_PORT, uverbs_query_port,
-		     struct ovb_query_port_req,
-		     struct ovb_query_port_resp, 0, UVERBS_NEEDS(alloc_ucontext),
-		     UVERBS_NEEDS(dealloc_ucontext),
-		     UVERBS_NEEDS(query_port)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_QUERY_DEVICE,
-			uverbs_ex_query_device,
-			offsetofend(struct ovb_ex_query_device_req, reserved),
-			offsetofend(struct ovb_ex_query_device_resp,
-				    response_length),
-			UVERBS_NEEDS(alloc_ucontext),
-		     UVERBS_NEEDS(dealloc_ucontext), UVERBS_NEEDS(query_device)),
-	{ }
-};

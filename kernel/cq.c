@@ -361,34 +361,6 @@ const struct uverbs_obj_idr_type uverbs_cq_type = {
 	.destroy_object = uverbs_free_cq,
 };
 
-const struct uverbs_write_cmd uverbs_cq_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_CREATE_CQ, uverbs_create_cq,
-		     struct ovb_create_cq_req, struct ovb_create_cq_resp,
-		     1, UVERBS_NEEDS(create_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE(OVB_CMD_DESTROY_CQ, uverbs_destroy_cq,
-		     struct ovb_destroy_cq_req,
-		     struct ovb_destroy_cq_resp, 0,
-		     UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE(OVB_CMD_POLL_CQ, uverbs_poll_cq,
-		     struct ovb_poll_cq_req, struct ovb_poll_cq_resp,
-		     0, UVERBS_NEEDS(poll_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE(OVB_CMD_REQ_NOTIFY_CQ, uverbs_req_notify_cq,
-		     struct ovb_req_notify_cq_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(req_notify_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE(OVB_CMD_RESIZE_CQ, uverbs_resize_cq,
-		     struct ovb_resize_cq_req, struct ovb_resize_cq_resp,
-		     1, UVERBS_NEEDS(resize_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_CQ, uverbs_ex_create_cq,
-			offsetofend(struct ovb_ex_create_cq_req, reserved),
-			offsetofend(struct ovb_ex_create_cq_resp,
-				    response_length),
-			UVERBS_NEEDS(create_cq), UVERBS_NEEDS(destroy_cq)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_MODIFY_CQ, uverbs_ex_modify_cq,
-			sizeof(struct ovb_ex_modify_cq_req), 0,
-			UVERBS_NEEDS(modify_cq), UVERBS_NEEDS(destroy_cq)),
-	{ }
-};
-
 /* ---------------------------------------------------- the ioctl methods */
 
 static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *attrs)
@@ -503,7 +475,31 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_CQ, uverbs_cq_type.type,
 			    &UVERBS_METHOD(UVERBS_METHOD_CQ_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_cq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_CQ,
-				      UAPI_DEF_OBJ_NEEDS_FN(destroy_cq)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_CQ),
+	UAPI_DEF_OBJ_NEEDS_FN(destroy_cq),
+	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_CQ, uverbs_create_cq,
+			     UVERBS_IN_OUT_UDATA(struct ovb_create_cq_req,
+						 struct ovb_create_cq_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(create_cq),
+	UVERBS_DECLARE_WRITE(OVB_CMD_DESTROY_CQ, uverbs_destroy_cq,
+			     UVERBS_IN_OUT(struct ovb_destroy_cq_req, struct ovb_destroy_cq_resp)),
+	UVERBS_DECLARE_WRITE(OVB_CMD_POLL_CQ, uverbs_poll_cq,
+			     UVERBS_IN_OUT(struct ovb_poll_cq_req, struct ovb_poll_cq_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(poll_cq),
+	UVERBS_DECLARE_WRITE(OVB_CMD_REQ_NOTIFY_CQ, uverbs_req_notify_cq,
+			     UVERBS_IN(struct ovb_req_notify_cq_req)),
+	UAPI_DEF_METHOD_NEEDS_FN(req_notify_cq),
+	UVERBS_DECLARE_WRITE(OVB_CMD_RESIZE_CQ, uverbs_resize_cq,
+			     UVERBS_IN_OUT_UDATA(struct ovb_resize_cq_req,
+						 struct ovb_resize_cq_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(resize_cq),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_CREATE_CQ, uverbs_ex_create_cq,
+				UVERBS_EX_MIN(offsetofend(struct ovb_ex_create_cq_req, reserved),
+					      offsetofend(struct ovb_ex_create_cq_resp,
+							  response_length))),
+	UAPI_DEF_METHOD_NEEDS_FN(create_cq),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_MODIFY_CQ, uverbs_ex_modify_cq,
+				UVERBS_EX_MIN(sizeof(struct ovb_ex_modify_cq_req), 0)),
+	UAPI_DEF_METHOD_NEEDS_FN(modify_cq),
 	{ }
 };

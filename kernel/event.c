@@ -462,14 +462,6 @@ const struct uverbs_obj_fd_type uverbs_async_event_type = {
 	.flags = O_RDONLY,
 };
 
-const struct uverbs_write_cmd uverbs_event_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_CREATE_COMP_CHANNEL,
-		     uverbs_create_comp_channel,
-		     struct ovb_create_comp_channel_req,
-		     struct ovb_create_comp_channel_resp, 0),
-	{ }
-};
-
 /* ASYNC_EVENT_ALLOC: what write() GET_CONTEXT does for its async_fd. */
 static int UVERBS_HANDLER(UVERBS_METHOD_ASYNC_EVENT_ALLOC)(struct uverbs_attr_bundle *attrs)
 {
@@ -496,12 +488,15 @@ const struct uapi_definition uverbs_def_obj_async_fd[] = {
 	{ }
 };
 
-/* No methods; 6.1 serves completion channels on devices with PDs only. */
+/* No ioctl methods; 6.1 serves completion channels on devices with PDs only. */
 DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_COMP_CHANNEL,
 			    uverbs_comp_channel_type.type);
 
 const struct uapi_definition uverbs_def_obj_comp_channel[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_COMP_CHANNEL,
-				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_COMP_CHANNEL),
+	UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd),
+	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_COMP_CHANNEL, uverbs_create_comp_channel,
+			     UVERBS_IN_OUT(struct ovb_create_comp_channel_req,
+					   struct ovb_create_comp_channel_resp)),
 	{ }
 };

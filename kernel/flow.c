@@ -536,19 +536,6 @@ const struct uverbs_obj_idr_type uverbs_flow_type = {
 	.destroy_object = uverbs_free_flow,
 };
 
-const struct uverbs_write_cmd uverbs_flow_cmds[] = {
-	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_FLOW, uverbs_ex_create_flow,
-			offsetofend(struct ovb_create_flow_req, flow_attr),
-			offsetofend(struct ovb_create_flow_resp,
-				    flow_handle),
-			UVERBS_NEEDS(create_flow), UVERBS_NEEDS(destroy_flow)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_DESTROY_FLOW,
-			uverbs_ex_destroy_flow,
-			sizeof(struct ovb_destroy_flow_req), 0,
-			UVERBS_NEEDS(destroy_flow)),
-	{ }
-};
-
 DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_FLOW_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_FLOW_HANDLE,
 						    UVERBS_OBJECT_FLOW,
@@ -560,7 +547,14 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_FLOW,
 			    &UVERBS_METHOD(UVERBS_METHOD_FLOW_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_flow[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_FLOW,
-				      UAPI_DEF_OBJ_NEEDS_FN(destroy_flow)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_FLOW),
+	UAPI_DEF_OBJ_NEEDS_FN(destroy_flow),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_CREATE_FLOW, uverbs_ex_create_flow,
+				UVERBS_EX_MIN(offsetofend(struct ovb_create_flow_req, flow_attr),
+					      offsetofend(struct ovb_create_flow_resp,
+							  flow_handle))),
+	UAPI_DEF_METHOD_NEEDS_FN(create_flow),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_DESTROY_FLOW, uverbs_ex_destroy_flow,
+				UVERBS_EX_MIN(sizeof(struct ovb_destroy_flow_req), 0)),
 	{ }
 };

@@ -214,14 +214,15 @@ void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj)
 	}
 }
 
-/* Both also need destroy_qp: the QP object's own need. */
-const struct uverbs_write_cmd uverbs_mcast_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_ATTACH_MCAST, uverbs_attach_mcast,
-		     struct ovb_attach_mcast_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(attach_mcast), UVERBS_NEEDS(detach_mcast),
-		     UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(OVB_CMD_DETACH_MCAST, uverbs_detach_mcast,
-		     struct ovb_detach_mcast_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(detach_mcast), UVERBS_NEEDS(destroy_qp)),
+/* Part of the QP object's chain (qp.c). */
+const struct uapi_definition uverbs_def_qp_mcast[] = {
+	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_QP),
+	UVERBS_DECLARE_WRITE(OVB_CMD_ATTACH_MCAST, uverbs_attach_mcast,
+			     UVERBS_IN(struct ovb_attach_mcast_req)),
+	UAPI_DEF_METHOD_NEEDS_FN(attach_mcast),
+	UAPI_DEF_METHOD_NEEDS_FN(detach_mcast),
+	UVERBS_DECLARE_WRITE(OVB_CMD_DETACH_MCAST, uverbs_detach_mcast,
+			     UVERBS_IN(struct ovb_detach_mcast_req)),
+	UAPI_DEF_METHOD_NEEDS_FN(detach_mcast),
 	{ }
 };

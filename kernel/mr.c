@@ -237,15 +237,18 @@ const struct uverbs_obj_idr_type uverbs_mr_type = {
 	.destroy_object = uverbs_free_mr,
 };
 
-const struct uverbs_write_cmd uverbs_mr_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_REG_MR, uverbs_reg_mr,
-		     struct ovb_reg_mr_req, struct ovb_reg_mr_resp, 1,
-		     UVERBS_NEEDS(reg_user_mr), UVERBS_NEEDS(dereg_mr)),
-	UVERBS_WRITE(OVB_CMD_REREG_MR, uverbs_rereg_mr,
-		     struct ovb_rereg_mr_req, struct ovb_rereg_mr_resp,
-		     1, UVERBS_NEEDS(rereg_user_mr), UVERBS_NEEDS(dereg_mr)),
-	UVERBS_WRITE(OVB_CMD_DEREG_MR, uverbs_dereg_mr,
-		     struct ovb_dereg_mr_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(dereg_mr)),
+/* The MR object: its write() commands here, its ioctl methods in mr_ioctl.c. */
+const struct uapi_definition uverbs_def_obj_mr[] = {
+	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_MR),
+	UAPI_DEF_OBJ_NEEDS_FN(dereg_mr),
+	UVERBS_DECLARE_WRITE(OVB_CMD_REG_MR, uverbs_reg_mr,
+			     UVERBS_IN_OUT_UDATA(struct ovb_reg_mr_req, struct ovb_reg_mr_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(reg_user_mr),
+	UVERBS_DECLARE_WRITE(OVB_CMD_REREG_MR, uverbs_rereg_mr,
+			     UVERBS_IN_OUT_UDATA(struct ovb_rereg_mr_req,
+						 struct ovb_rereg_mr_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(rereg_user_mr),
+	UVERBS_DECLARE_WRITE(OVB_CMD_DEREG_MR, uverbs_dereg_mr, UVERBS_IN(struct ovb_dereg_mr_req)),
+	UAPI_DEF_CHAIN(uverbs_def_mr_ioctl),
 	{ }
 };

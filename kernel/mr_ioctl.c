@@ -237,8 +237,8 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_MR, uverbs_mr_type.type,
 			    &UVERBS_METHOD(UVERBS_METHOD_QUERY_MR),
 			    &UVERBS_METHOD(UVERBS_METHOD_REG_DMABUF_MR));
 
-const struct uapi_definition uverbs_def_obj_mr[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MR,
-				      UAPI_DEF_OBJ_NEEDS_FN(dereg_mr)),
+/* Part of the MR object's chain (mr.c). */
+const struct uapi_definition uverbs_def_mr_ioctl[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MR),
 	{ }
 };

@@ -106,16 +106,6 @@ const struct uverbs_obj_idr_type uverbs_mw_type = {
 	.destroy_object = uverbs_free_mw,
 };
 
-const struct uverbs_write_cmd uverbs_mw_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_ALLOC_MW, uverbs_alloc_mw,
-		     struct ovb_alloc_mw_req, struct ovb_alloc_mw_resp, 1,
-		     UVERBS_NEEDS(alloc_mw), UVERBS_NEEDS(dealloc_mw)),
-	UVERBS_WRITE(OVB_CMD_DEALLOC_MW, uverbs_dealloc_mw_cmd,
-		     struct ovb_dealloc_mw_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(dealloc_mw)),
-	{ }
-};
-
 DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MW_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MW_HANDLE,
 						    UVERBS_OBJECT_MW,
@@ -127,7 +117,13 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_MW,
 			    &UVERBS_METHOD(UVERBS_METHOD_MW_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_mw[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MW,
-				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_mw)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MW),
+	UAPI_DEF_OBJ_NEEDS_FN(dealloc_mw),
+	UVERBS_DECLARE_WRITE(OVB_CMD_ALLOC_MW, uverbs_alloc_mw,
+			     UVERBS_IN_OUT_UDATA(struct ovb_alloc_mw_req,
+						 struct ovb_alloc_mw_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(alloc_mw),
+	UVERBS_DECLARE_WRITE(OVB_CMD_DEALLOC_MW, uverbs_dealloc_mw_cmd,
+			     UVERBS_IN(struct ovb_dealloc_mw_req)),
 	{ }
 };

@@ -83,16 +83,6 @@ const struct uverbs_obj_idr_type uverbs_pd_type = {
 	.destroy_object = uverbs_free_pd,
 };
 
-const struct uverbs_write_cmd uverbs_pd_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_ALLOC_PD, uverbs_alloc_pd,
-		     struct ovb_alloc_pd_req, struct ovb_alloc_pd_resp,
-		     1, UVERBS_NEEDS(alloc_pd), UVERBS_NEEDS(dealloc_pd)),
-	UVERBS_WRITE(OVB_CMD_DEALLOC_PD, uverbs_dealloc_pd,
-		     struct ovb_dealloc_pd_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(dealloc_pd)),
-	{ }
-};
-
 DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_PD_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_PD_HANDLE,
 						    UVERBS_OBJECT_PD,
@@ -104,7 +94,13 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_PD,
 			    &UVERBS_METHOD(UVERBS_METHOD_PD_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_pd[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_PD,
-				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_PD),
+	UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd),
+	UVERBS_DECLARE_WRITE(OVB_CMD_ALLOC_PD, uverbs_alloc_pd,
+			     UVERBS_IN_OUT_UDATA(struct ovb_alloc_pd_req,
+						 struct ovb_alloc_pd_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(alloc_pd),
+	UVERBS_DECLARE_WRITE(OVB_CMD_DEALLOC_PD, uverbs_dealloc_pd,
+			     UVERBS_IN(struct ovb_dealloc_pd_req)),
 	{ }
 };

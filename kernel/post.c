@@ -472,19 +472,22 @@ static int uverbs_post_srq_recv(struct uverbs_attr_bundle *attrs)
 	return uverbs_post_recv_done(attrs, ret, chain, bad_wr);
 }
 
-/* Each also needs its object's destroy op, as the object itself does. */
-const struct uverbs_write_cmd uverbs_post_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_POST_SEND, uverbs_post_send,
-		     struct ovb_post_send_req,
-		     struct ovb_post_send_resp, 0,
-		     UVERBS_NEEDS(post_send), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(OVB_CMD_POST_RECV, uverbs_post_recv,
-		     struct ovb_post_recv_req,
-		     struct ovb_post_recv_resp, 0,
-		     UVERBS_NEEDS(post_recv), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(OVB_CMD_POST_SRQ_RECV, uverbs_post_srq_recv,
-		     struct ovb_post_srq_recv_req,
-		     struct ovb_post_srq_recv_resp, 0,
-		     UVERBS_NEEDS(post_srq_recv), UVERBS_NEEDS(destroy_srq)),
+/*
+ * Part of the QP object's chain (qp.c); POST_SRQ_RECV belongs to the SRQ
+ * object and needs what that object needs (srq.c).
+ */
+const struct uapi_definition uverbs_def_qp_post[] = {
+	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_QP),
+	UVERBS_DECLARE_WRITE(OVB_CMD_POST_SEND, uverbs_post_send,
+			     UVERBS_IN_OUT(struct ovb_post_send_req, struct ovb_post_send_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(post_send),
+	UVERBS_DECLARE_WRITE(OVB_CMD_POST_RECV, uverbs_post_recv,
+			     UVERBS_IN_OUT(struct ovb_post_recv_req, struct ovb_post_recv_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(post_recv),
+	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_SRQ),
+	UVERBS_DECLARE_WRITE(OVB_CMD_POST_SRQ_RECV, uverbs_post_srq_recv,
+			     UVERBS_IN_OUT(struct ovb_post_srq_recv_req,
+					   struct ovb_post_srq_recv_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(post_srq_recv),
 	{ }
 };

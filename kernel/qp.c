@@ -783,35 +783,41 @@ const struct uverbs_obj_idr_type uverbs_qp_type = {
 };
 
 /*
- * Every QP command also needs destroy_qp, the QP object's own need; 6.1
- * files OPEN_QP under the XRC domain object, so it needs what that does.
+ * The QP object: its write() commands here, in post.c and mcast.c, its
+ * ioctl methods in qp_ioctl.c.  6.1 files OPEN_QP under the XRC domain
+ * object, so it needs what that object needs (xrcd.c), not destroy_qp.
  */
-const struct uverbs_write_cmd uverbs_qp_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_CREATE_QP, uverbs_create_qp,
-		     struct ovb_create_qp_req, struct ovb_create_qp_resp,
-		     1, UVERBS_NEEDS(create_qp), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(OVB_CMD_OPEN_QP, uverbs_open_qp,
-		     struct ovb_open_qp_req, struct ovb_create_qp_resp,
-		     1, UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
-	UVERBS_WRITE(OVB_CMD_QUERY_QP, uverbs_query_qp,
-		     struct ovb_query_qp_req, struct ovb_query_qp_resp,
-		     0, UVERBS_NEEDS(query_qp), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(OVB_CMD_MODIFY_QP, uverbs_modify_qp,
-		     struct ovb_modify_qp_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(modify_qp), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE(OVB_CMD_DESTROY_QP, uverbs_destroy_qp,
-		     struct ovb_destroy_qp_req,
-		     struct ovb_destroy_qp_resp, 0,
-		     UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_QP, uverbs_ex_create_qp,
-			offsetofend(struct ovb_ex_create_qp_req, comp_mask),
-			offsetofend(struct ovb_ex_create_qp_resp,
-				    response_length),
-			UVERBS_NEEDS(create_qp), UVERBS_NEEDS(destroy_qp)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_MODIFY_QP, uverbs_ex_modify_qp,
-			offsetofend(struct ovb_ex_modify_qp_req, base),
-			offsetofend(struct ovb_ex_modify_qp_resp,
-				    response_length),
-			UVERBS_NEEDS(modify_qp), UVERBS_NEEDS(destroy_qp)),
+const struct uapi_definition uverbs_def_obj_qp[] = {
+	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_QP),
+	UAPI_DEF_OBJ_NEEDS_FN(destroy_qp),
+	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_QP, uverbs_create_qp,
+			     UVERBS_IN_OUT_UDATA(struct ovb_create_qp_req,
+						 struct ovb_create_qp_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(create_qp),
+	UVERBS_DECLARE_WRITE(OVB_CMD_QUERY_QP, uverbs_query_qp,
+			     UVERBS_IN_OUT(struct ovb_query_qp_req, struct ovb_query_qp_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(query_qp),
+	UVERBS_DECLARE_WRITE(OVB_CMD_MODIFY_QP, uverbs_modify_qp,
+			     UVERBS_IN(struct ovb_modify_qp_req)),
+	UAPI_DEF_METHOD_NEEDS_FN(modify_qp),
+	UVERBS_DECLARE_WRITE(OVB_CMD_DESTROY_QP, uverbs_destroy_qp,
+			     UVERBS_IN_OUT(struct ovb_destroy_qp_req, struct ovb_destroy_qp_resp)),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_CREATE_QP, uverbs_ex_create_qp,
+				UVERBS_EX_MIN(offsetofend(struct ovb_ex_create_qp_req, comp_mask),
+					      offsetofend(struct ovb_ex_create_qp_resp,
+							  response_length))),
+	UAPI_DEF_METHOD_NEEDS_FN(create_qp),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_MODIFY_QP, uverbs_ex_modify_qp,
+				UVERBS_EX_MIN(offsetofend(struct ovb_ex_modify_qp_req, base),
+					      offsetofend(struct ovb_ex_modify_qp_resp,
+							  response_length))),
+	UAPI_DEF_METHOD_NEEDS_FN(modify_qp),
+	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_XRCD),
+	UVERBS_DECLARE_WRITE(OVB_CMD_OPEN_QP, uverbs_open_qp,
+			     UVERBS_IN_OUT_UDATA(struct ovb_open_qp_req,
+						 struct ovb_create_qp_resp)),
+	UAPI_DEF_CHAIN(uverbs_def_qp_ioctl),
+	UAPI_DEF_CHAIN(uverbs_def_qp_post),
+	UAPI_DEF_CHAIN(uverbs_def_qp_mcast),
 	{ }
 };

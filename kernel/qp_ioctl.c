@@ -308,8 +308,8 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_QP, uverbs_qp_type.type,
 			    &UVERBS_METHOD(UVERBS_METHOD_QP_CREATE),
 			    &UVERBS_METHOD(UVERBS_METHOD_QP_DESTROY));
 
-const struct uapi_definition uverbs_def_obj_qp[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_QP,
-				      UAPI_DEF_OBJ_NEEDS_FN(destroy_qp)),
+/* Part of the QP object's chain (qp.c). */
+const struct uapi_definition uverbs_def_qp_ioctl[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_QP),
 	{ }
 };

@@ -187,22 +187,6 @@ const struct uverbs_obj_idr_type uverbs_rwq_ind_tbl_type = {
 	.destroy_object = uverbs_free_rwq_ind_tbl,
 };
 
-const struct uverbs_write_cmd uverbs_rwq_ind_tbl_cmds[] = {
-	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_RWQ_IND_TBL,
-			uverbs_ex_create_rwq_ind_tbl,
-			offsetofend(struct ovb_ex_create_rwq_ind_table_req,
-				    log_ind_tbl_size),
-			offsetofend(struct ovb_ex_create_rwq_ind_table_resp,
-				    ind_tbl_num),
-			UVERBS_NEEDS(create_rwq_ind_table),
-			UVERBS_NEEDS(destroy_rwq_ind_table)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_DESTROY_RWQ_IND_TBL,
-			uverbs_ex_destroy_rwq_ind_tbl,
-			sizeof(struct ovb_ex_destroy_rwq_ind_table_req), 0,
-			UVERBS_NEEDS(destroy_rwq_ind_table)),
-	{ }
-};
-
 DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
 						    UVERBS_OBJECT_RWQ_IND_TBL,
@@ -214,7 +198,15 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_RWQ_IND_TBL,
 			    &UVERBS_METHOD(UVERBS_METHOD_RWQ_IND_TBL_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_rwq_ind_tbl[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_RWQ_IND_TBL,
-				      UAPI_DEF_OBJ_NEEDS_FN(destroy_rwq_ind_table)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_RWQ_IND_TBL),
+	UAPI_DEF_OBJ_NEEDS_FN(destroy_rwq_ind_table),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_CREATE_RWQ_IND_TBL, uverbs_ex_create_rwq_ind_tbl,
+				UVERBS_EX_MIN(offsetofend(struct ovb_ex_create_rwq_ind_table_req,
+							  log_ind_tbl_size),
+					      offsetofend(struct ovb_ex_create_rwq_ind_table_resp,
+							  ind_tbl_num))),
+	UAPI_DEF_METHOD_NEEDS_FN(create_rwq_ind_table),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_DESTROY_RWQ_IND_TBL, uverbs_ex_destroy_rwq_ind_tbl,
+				UVERBS_EX_MIN(sizeof(struct ovb_ex_destroy_rwq_ind_table_req), 0)),
 	{ }
 };

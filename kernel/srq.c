@@ -304,29 +304,6 @@ const struct uverbs_obj_idr_type uverbs_srq_type = {
 	.destroy_object = uverbs_free_srq,
 };
 
-const struct uverbs_write_cmd uverbs_srq_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_CREATE_SRQ, uverbs_create_srq,
-		     struct ovb_create_srq_req,
-		     struct ovb_create_srq_resp, 1,
-		     UVERBS_NEEDS(create_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(OVB_CMD_CREATE_XSRQ, uverbs_create_xsrq,
-		     struct ovb_create_xsrq_req,
-		     struct ovb_create_srq_resp, 1,
-		     UVERBS_NEEDS(create_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(OVB_CMD_DESTROY_SRQ, uverbs_destroy_srq,
-		     struct ovb_destroy_srq_req,
-		     struct ovb_destroy_srq_resp, 0,
-		     UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(OVB_CMD_MODIFY_SRQ, uverbs_modify_srq,
-		     struct ovb_modify_srq_req, struct uverbs_no_resp, 1,
-		     UVERBS_NEEDS(modify_srq), UVERBS_NEEDS(destroy_srq)),
-	UVERBS_WRITE(OVB_CMD_QUERY_SRQ, uverbs_query_srq,
-		     struct ovb_query_srq_req,
-		     struct ovb_query_srq_resp, 0,
-		     UVERBS_NEEDS(query_srq), UVERBS_NEEDS(destroy_srq)),
-	{ }
-};
-
 /* ---------------------------------------------------- the ioctl methods */
 
 /* What an SRQ of @init's type needs besides the PD. */
@@ -497,8 +474,26 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_SRQ, uverbs_srq_type.type,
 			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_CREATE),
 			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_DESTROY));
 
+/* POST_SRQ_RECV is declared with the other posts (post.c). */
 const struct uapi_definition uverbs_def_obj_srq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_SRQ,
-				      UAPI_DEF_OBJ_NEEDS_FN(destroy_srq)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_SRQ),
+	UAPI_DEF_OBJ_NEEDS_FN(destroy_srq),
+	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_SRQ, uverbs_create_srq,
+			     UVERBS_IN_OUT_UDATA(struct ovb_create_srq_req,
+						 struct ovb_create_srq_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(create_srq),
+	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_XSRQ, uverbs_create_xsrq,
+			     UVERBS_IN_OUT_UDATA(struct ovb_create_xsrq_req,
+						 struct ovb_create_srq_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(create_srq),
+	UVERBS_DECLARE_WRITE(OVB_CMD_DESTROY_SRQ, uverbs_destroy_srq,
+			     UVERBS_IN_OUT(struct ovb_destroy_srq_req,
+					   struct ovb_destroy_srq_resp)),
+	UVERBS_DECLARE_WRITE(OVB_CMD_MODIFY_SRQ, uverbs_modify_srq,
+			     UVERBS_IN_UDATA(struct ovb_modify_srq_req)),
+	UAPI_DEF_METHOD_NEEDS_FN(modify_srq),
+	UVERBS_DECLARE_WRITE(OVB_CMD_QUERY_SRQ, uverbs_query_srq,
+			     UVERBS_IN_OUT(struct ovb_query_srq_req, struct ovb_query_srq_resp)),
+	UAPI_DEF_METHOD_NEEDS_FN(query_srq),
 	{ }
 };

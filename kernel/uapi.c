@@ -2,16 +2,21 @@
 /*
  * openverbs ib_uverbs: the API a device serves.
  *
- * Built once per ib_device from declarations only:
- *  - write() commands from the object files' uverbs_write_cmd tables, into
- *    two arrays indexed by command number;
- *  - objects, ioctl methods and their attributes from chains of struct
- *    uapi_definition (the public <rdma/uverbs_ioctl.h> format): ours
- *    (uverbs_std_api) merged with the driver's ib_device::driver_def, into
- *    a radix tree keyed as the ioctl ABI keys them (uapi_key_*()).
- * Whatever needs a driver operation the device lacks is pruned: a write
- * command then answers EOPNOTSUPP, an ioctl method EPROTONOSUPPORT, as if
- * it did not exist.
+ * Built once per ib_device from one kind of declaration, chains of struct
+ * uapi_definition (the public <rdma/uverbs_ioctl.h> format): ours first,
+ * one chain per object carrying its needs, its ioctl tree and its write()
+ * commands (uverbs_std_api), then the driver's ib_device::driver_def.
+ * The walk fills
+ *  - a radix tree of objects, ioctl methods and their attributes, keyed as
+ *    the ioctl ABI keys them (uapi_key_*()), and
+ *  - a table of the declared write() commands by number, each with the
+ *    object it belongs to.
+ * Then whatever the device cannot serve goes: an object whose needs it
+ * lacks, with all its methods and commands; a method or command whose own
+ * needs it lacks; a method whose mandatory handle names an object that is
+ * gone; a legacy command outside ib_device::uverbs_cmd_mask.  What is gone
+ * answers as if it never existed: EOPNOTSUPP on write(), EPROTONOSUPPORT
+ * on ioctl().
  */
 
 #include <linux/radix-tree.h>
@@ -19,26 +24,7 @@
 
 #include "core_types.h"
 
-/* Every write() command the module knows, by object. */
-static const struct uverbs_write_cmd *const uverbs_cmd_tables[] = {
-	uverbs_device_cmds,
-	uverbs_event_cmds,
-	uverbs_cq_cmds,
-	uverbs_srq_cmds,
-	uverbs_wq_cmds,
-	uverbs_rwq_ind_tbl_cmds,
-	uverbs_flow_cmds,
-	uverbs_pd_cmds,
-	uverbs_mr_cmds,
-	uverbs_mw_cmds,
-	uverbs_ah_cmds,
-	uverbs_xrcd_cmds,
-	uverbs_qp_cmds,
-	uverbs_post_cmds,
-	uverbs_mcast_cmds,
-};
-
-/* Our ioctl object trees; the driver's driver_def is merged after them. */
+/* Our objects; the driver's driver_def is walked after them. */
 static const struct uapi_definition uverbs_std_api[] = {
 	UAPI_DEF_CHAIN(uverbs_def_obj_device),
 	UAPI_DEF_CHAIN(uverbs_def_obj_async_fd),
@@ -60,131 +46,43 @@ static const struct uapi_definition uverbs_std_api[] = {
 	{ }
 };
 
+/* Command numbers of one kind (legacy or _ex) a chain may declare. */
+#define UAPI_WRITE_IDS		(OVB_CMD_ID_MASK + 1)
+
+/* A write() command as a chain declared it. */
+struct uapi_write_decl {
+	const struct uapi_definition *def;	/* NULL: nobody declared it */
+	u32 obj_key;				/* the object it belongs to */
+	bool lacks_op;				/* an op it needs is missing */
+};
+
+/* The state of one walk: what is being declared, and where it goes. */
+struct uapi_merge {
+	struct uverbs_api *uapi;
+	struct ib_device *ibdev;
+	bool is_driver;
+	u32 obj_key;			/* the object being declared */
+	struct uapi_write_decl *cmd;	/* the write() command being declared */
+	/* by uapi_write_index(): legacy commands, then the _ex ones */
+	struct uapi_write_decl *writes;
+};
+
+static unsigned int uapi_write_index(bool is_ex, u32 id)
+{
+	return is_ex * UAPI_WRITE_IDS + id;
+}
+
 static int uverbs_notsupp(struct uverbs_attr_bundle *attrs)
 {
 	return -EOPNOTSUPP;
 }
 
-/* Whether @ibdev implements every operation in @needs (0-terminated). */
-static bool uverbs_device_has(struct ib_device *ibdev, const u16 *needs,
-			      size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && needs[i]; i++) {
-		void *const *op = (void *const *)((const char *)&ibdev->ops +
-						   needs[i] - 1);
-		if (!*op)
-			return false;
-	}
-	return true;
-}
-
-/* Calls @fn for every command of every table. */
-#define uverbs_for_each_write_cmd(fn, arg)				\
-	do {								\
-		const struct uverbs_write_cmd *__cmd;			\
-		size_t __tbl;						\
-									\
-		for (__tbl = 0; __tbl < ARRAY_SIZE(uverbs_cmd_tables); __tbl++) \
-			for (__cmd = uverbs_cmd_tables[__tbl];		\
-			     __cmd->method.handler; __cmd++)		\
-				fn(__cmd, arg);				\
-	} while (0)
-
-struct uverbs_write_build {
-	struct uverbs_api *uapi;
-	struct ib_device *ibdev;
-	unsigned int max, max_ex;
-};
+/* ------------------------------------------------------------- the tree */
 
 /*
- * Whether the device serves @cmd: it implements every operation the
- * command needs and, for a legacy command, has its bit in the command
- * mask (ib_core sets the common ones, drivers add the data-path commands
- * they want the kernel to serve: rxe POST_SEND and REQ_NOTIFY_CQ, not
- * POLL_CQ).
+ * The element at @key: the one already there (*@found set), or a new one
+ * of @size bytes, zeroed.
  */
-static bool uverbs_write_cmd_served(const struct uverbs_write_cmd *cmd,
-				    struct ib_device *ibdev)
-{
-	u32 id = cmd->command & OVB_CMD_ID_MASK;
-
-	if (!uverbs_device_has(ibdev, cmd->needs, ARRAY_SIZE(cmd->needs)))
-		return false;
-	return (cmd->command & OVB_CMD_FLAG_EXTENDED) ||
-	       (ibdev->uverbs_cmd_mask & BIT_ULL(id));
-}
-
-/*
- * The tables are sized by the highest command the device serves, as in
- * 6.1: a number above it is EOPNOTSUPP outright, one below it that the
- * device lacks gets the "not supported" method (checked as a legacy
- * command first).
- */
-static void uverbs_count_write_cmd(const struct uverbs_write_cmd *cmd, void *arg)
-{
-	struct uverbs_write_build *b = arg;
-	u32 id = cmd->command & OVB_CMD_ID_MASK;
-
-	if (!uverbs_write_cmd_served(cmd, b->ibdev))
-		return;
-	if (cmd->command & OVB_CMD_FLAG_EXTENDED)
-		b->max_ex = max(b->max_ex, id);
-	else
-		b->max = max(b->max, id);
-}
-
-/* A command the device cannot serve keeps the "not supported" slot. */
-static void uverbs_place_write_cmd(const struct uverbs_write_cmd *cmd, void *arg)
-{
-	struct uverbs_write_build *b = arg;
-	u32 id = cmd->command & OVB_CMD_ID_MASK;
-
-	if (!uverbs_write_cmd_served(cmd, b->ibdev))
-		return;
-	if (cmd->command & OVB_CMD_FLAG_EXTENDED)
-		b->uapi->write_ex_methods[id] = &cmd->method;
-	else
-		b->uapi->write_methods[id] = &cmd->method;
-}
-
-static int uverbs_build_write_methods(struct uverbs_api *uapi,
-				      struct ib_device *ibdev)
-{
-	struct uverbs_write_build b = { .uapi = uapi, .ibdev = ibdev };
-	const struct uverbs_api_write_method **slots;
-	unsigned int i;
-
-	uverbs_for_each_write_cmd(uverbs_count_write_cmd, &b);
-	uapi->notsupp_method.handler = uverbs_notsupp;
-	uapi->num_write = b.max + 1;
-	uapi->num_write_ex = b.max_ex + 1;
-	slots = kcalloc(uapi->num_write + uapi->num_write_ex, sizeof(*slots),
-			GFP_KERNEL);
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < uapi->num_write + uapi->num_write_ex; i++)
-		slots[i] = &uapi->notsupp_method;
-	uapi->write_methods = slots;
-	uapi->write_ex_methods = slots + uapi->num_write;
-
-	uverbs_for_each_write_cmd(uverbs_place_write_cmd, &b);
-	return 0;
-}
-
-/* ------------------------------------------------------- the ioctl tree */
-
-/* The state of one merge: where in the tree the definitions are. */
-struct uapi_merge {
-	struct uverbs_api *uapi;
-	struct ib_device *ibdev;
-	bool is_driver;
-	u32 obj_key;		/* the object being defined */
-	u32 method_key;		/* the method a METHOD-scope def applies to */
-};
-
-/* The element at @key, created zeroed unless it exists (then *@found). */
 static void *uapi_elm(struct uverbs_api *uapi, u32 key, size_t size,
 		      bool *found)
 {
@@ -198,14 +96,11 @@ static void *uapi_elm(struct uverbs_api *uapi, u32 key, size_t size,
 	if (elm)
 		return elm;
 	elm = kzalloc(size, GFP_KERNEL);
-	if (!elm)
-		return ERR_PTR(-ENOMEM);
-	ret = radix_tree_insert(&uapi->radix, key, elm);
-	if (ret) {
-		kfree(elm);
-		return ERR_PTR(ret);
-	}
-	return elm;
+	ret = elm ? radix_tree_insert(&uapi->radix, key, elm) : -ENOMEM;
+	if (!ret)
+		return elm;
+	kfree(elm);
+	return ERR_PTR(ret);
 }
 
 static int uapi_merge_attr(struct uverbs_api *uapi, u32 method_key,
@@ -308,13 +203,35 @@ static int uapi_merge_obj_tree(struct uapi_merge *m,
 	return 0;
 }
 
+/* ------------------------------------------------------- the walk */
+
 static int uapi_merge_chain(struct uapi_merge *m,
 			    const struct uapi_definition *defs);
 
+/*
+ * An included chain names its own objects; the includer's object and
+ * command resume after it.
+ */
 static int uapi_def_chain(struct uapi_merge *m,
 			  const struct uapi_definition *def)
 {
-	return uapi_merge_chain(m, def->chain);
+	struct uapi_write_decl *cmd = m->cmd;
+	u32 obj_key = m->obj_key;
+	int ret;
+
+	m->obj_key = UVERBS_API_KEY_ERR;
+	m->cmd = NULL;
+	ret = uapi_merge_chain(m, def->chain);
+	m->obj_key = obj_key;
+	m->cmd = cmd;
+	return ret;
+}
+
+static int uapi_def_obj_tree(struct uapi_merge *m,
+			     const struct uapi_definition *def)
+{
+	m->cmd = NULL;
+	return uapi_merge_obj_tree(m, def);
 }
 
 static int uapi_def_object_start(struct uapi_merge *m,
@@ -323,36 +240,60 @@ static int uapi_def_object_start(struct uapi_merge *m,
 	struct uverbs_api_object *obj;
 	bool found;
 
+	m->cmd = NULL;
 	m->obj_key = uapi_key_obj(def->object_start.object_id);
 	obj = uapi_elm(m->uapi, m->obj_key, sizeof(*obj), &found);
 	return PTR_ERR_OR_ZERO(obj);
 }
 
-/* Marks the current object or method as not served by this device. */
-static int uapi_disable(struct uapi_merge *m, const struct uapi_definition *def)
+/*
+ * A write() command of the current object.  Its sizes are recorded for a
+ * legacy command only (see UVERBS_EX_MIN()), once the device is known to
+ * serve it (uapi_place_writes()).
+ */
+static int uapi_def_write(struct uapi_merge *m,
+			  const struct uapi_definition *def)
 {
-	struct uverbs_api_ioctl_method *method;
+	u32 id = def->write.command_num;
+	struct uapi_write_decl *cmd;
+
+	/* the legacy ones must fit ib_device::uverbs_cmd_mask */
+	if (WARN_ON(m->obj_key == UVERBS_API_KEY_ERR || !def->func_write ||
+		    id >= (def->write.is_ex ? UAPI_WRITE_IDS : BITS_PER_TYPE(u64))))
+		return -EINVAL;
+	cmd = &m->writes[uapi_write_index(def->write.is_ex, id)];
+	/* one declaration per command: a driver cannot replace ours */
+	if (WARN_ON(cmd->def))
+		return -EEXIST;
+	cmd->def = def;
+	cmd->obj_key = m->obj_key;
+	m->cmd = cmd;
+	return 0;
+}
+
+/*
+ * The device cannot serve what @def scopes: the current object (with all
+ * its methods and commands), or the write() command just declared (6.1
+ * uses METHOD scope for write() commands only).
+ */
+static int uapi_not_served(struct uapi_merge *m,
+			   const struct uapi_definition *def)
+{
 	struct uverbs_api_object *obj;
 	bool found;
 
-	if (def->scope == UAPI_SCOPE_OBJECT) {
-		obj = uapi_elm(m->uapi, m->obj_key, sizeof(*obj), &found);
-		if (IS_ERR(obj))
-			return PTR_ERR(obj);
-		obj->disabled = 1;
+	if (def->scope == UAPI_SCOPE_METHOD) {
+		if (WARN_ON(!m->cmd))
+			return -EINVAL;
+		m->cmd->lacks_op = true;
 		return 0;
 	}
-	/*
-	 * A METHOD scope follows a write() declaration (6.1 never uses it for
-	 * ioctl methods); our write() commands carry their own needs.
-	 */
-	if (WARN_ON(def->scope != UAPI_SCOPE_METHOD) ||
-	    !uapi_key_is_ioctl_method(m->method_key))
-		return 0;
-	method = uapi_elm(m->uapi, m->method_key, sizeof(*method), &found);
-	if (IS_ERR(method))
-		return PTR_ERR(method);
-	method->disabled = 1;
+	if (WARN_ON(def->scope != UAPI_SCOPE_OBJECT))
+		return -EINVAL;
+	obj = uapi_elm(m->uapi, m->obj_key, sizeof(*obj), &found);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	obj->disabled = 1;
 	return 0;
 }
 
@@ -362,23 +303,13 @@ static int uapi_def_needs_fn(struct uapi_merge *m,
 	void *const *op = (void *const *)((const u8 *)&m->ibdev->ops +
 					   def->needs_fn_offset);
 
-	return *op ? 0 : uapi_disable(m, def);
+	return *op ? 0 : uapi_not_served(m, def);
 }
 
 static int uapi_def_is_supported(struct uapi_merge *m,
 				 const struct uapi_definition *def)
 {
-	return def->func_is_supported(m->ibdev) ? 0 : uapi_disable(m, def);
-}
-
-/*
- * write() commands are declared in uverbs_write_cmd tables (write.c), not
- * in chains: 6.1's drivers declare none, and we do not take them.
- */
-static int uapi_def_write(struct uapi_merge *m,
-			  const struct uapi_definition *def)
-{
-	return -EINVAL;
+	return def->func_is_supported(m->ibdev) ? 0 : uapi_not_served(m, def);
 }
 
 typedef int (*uapi_def_handler)(struct uapi_merge *m,
@@ -387,7 +318,7 @@ typedef int (*uapi_def_handler)(struct uapi_merge *m,
 static const uapi_def_handler uapi_def_handlers[] = {
 	[UAPI_DEF_OBJECT_START] = uapi_def_object_start,
 	[UAPI_DEF_WRITE] = uapi_def_write,
-	[UAPI_DEF_CHAIN_OBJ_TREE] = uapi_merge_obj_tree,
+	[UAPI_DEF_CHAIN_OBJ_TREE] = uapi_def_obj_tree,
 	[UAPI_DEF_CHAIN] = uapi_def_chain,
 	[UAPI_DEF_IS_SUPPORTED_FUNC] = uapi_def_is_supported,
 	[UAPI_DEF_IS_SUPPORTED_DEV_FN] = uapi_def_needs_fn,
@@ -410,44 +341,60 @@ static int uapi_merge_chain(struct uapi_merge *m,
 	return 0;
 }
 
-/* Frees the elements with keys in [first, last]. */
-static void uapi_remove_range(struct uverbs_api *uapi, u32 first, u32 last)
+/* Walks a whole chain: ours, or the driver's. */
+static int uapi_walk(struct uapi_merge *m, const struct uapi_definition *defs,
+		     bool is_driver)
+{
+	m->is_driver = is_driver;
+	m->obj_key = UVERBS_API_KEY_ERR;
+	m->cmd = NULL;
+	return uapi_merge_chain(m, defs);
+}
+
+/* ------------------------------------------------------------ pruning */
+
+/* Frees the elements keyed from @first to @last. */
+static void uapi_free_keys(struct uverbs_api *uapi, u32 first, u32 last)
 {
 	struct radix_tree_iter iter;
 	void __rcu **slot;
 
 	radix_tree_for_each_slot(slot, &uapi->radix, &iter, first) {
+		void *elm = rcu_dereference_protected(*slot, true);
+
 		if (iter.index > last)
-			break;
-		kfree(rcu_dereference_protected(*slot, true));
+			return;
 		radix_tree_iter_delete(&uapi->radix, &iter, slot);
+		kfree(elm);
 	}
 }
 
-/* The object a handle attribute names, or UVERBS_API_KEY_ERR. */
-static u32 uapi_attr_object(const struct uverbs_attr_spec *spec)
-{
-	if (spec->type == UVERBS_ATTR_TYPE_IDR ||
-	    spec->type == UVERBS_ATTR_TYPE_FD)
-		return spec->u.obj.obj_type;
-	if (spec->type == UVERBS_ATTR_TYPE_IDRS_ARRAY)
-		return spec->u2.objs_arr.obj_type;
-	return UVERBS_API_KEY_ERR;
-}
-
-/* A method whose mandatory handle names an object the device lacks. */
+/*
+ * Whether @attr makes its method uncallable here: a mandatory handle of
+ * an object the device does not have (UVERBS_IDR_ANY_OBJECT: any object).
+ */
 static bool uapi_attr_unusable(struct uverbs_api *uapi,
 			       const struct uverbs_api_attr *attr)
 {
+	const struct uverbs_attr_spec *spec = &attr->spec;
 	const struct uverbs_api_object *obj;
-	u32 id = uapi_attr_object(&attr->spec);
+	u16 id;
 
-	if (!attr->spec.mandatory || id == UVERBS_API_KEY_ERR)
+	if (!spec->mandatory)
 		return false;
+	switch (spec->type) {
+	case UVERBS_ATTR_TYPE_IDR:
+	case UVERBS_ATTR_TYPE_FD:
+		id = spec->u.obj.obj_type;
+		break;
+	case UVERBS_ATTR_TYPE_IDRS_ARRAY:
+		id = spec->u2.objs_arr.obj_type;
+		break;
+	default:
+		return false;
+	}
 	obj = uapi_get_object(uapi, id);
-	if (IS_ERR(obj))
-		return PTR_ERR(obj) != -ENOMSG;
-	return obj->disabled;
+	return IS_ERR(obj) ? PTR_ERR(obj) != -ENOMSG : obj->disabled;
 }
 
 /*
@@ -468,17 +415,17 @@ static bool uapi_prune_one(struct uverbs_api *uapi)
 		elm = rcu_dereference_protected(*slot, true);
 		if (uapi_key_is_object(key) &&
 		    ((struct uverbs_api_object *)elm)->disabled) {
-			uapi_remove_range(uapi, key, key | ~UVERBS_API_OBJ_KEY_MASK);
+			uapi_free_keys(uapi, key, key | ~UVERBS_API_OBJ_KEY_MASK);
 			return true;
 		}
 		if (uapi_key_is_ioctl_method(key) &&
 		    ((struct uverbs_api_ioctl_method *)elm)->disabled) {
-			uapi_remove_range(uapi, key, key | UVERBS_API_ATTR_KEY_MASK);
+			uapi_free_keys(uapi, key, key | UVERBS_API_ATTR_KEY_MASK);
 			return true;
 		}
 		if (uapi_key_is_attr(key) && uapi_attr_unusable(uapi, elm)) {
 			key &= method_mask;
-			uapi_remove_range(uapi, key, key | UVERBS_API_ATTR_KEY_MASK);
+			uapi_free_keys(uapi, key, key | UVERBS_API_ATTR_KEY_MASK);
 			return true;
 		}
 	}
@@ -553,28 +500,12 @@ static int uapi_finish_method(struct uverbs_api *uapi, void __rcu **slot,
 	return 0;
 }
 
-static int uverbs_build_ioctl_tree(struct uverbs_api *uapi,
-				   struct ib_device *ibdev)
+static int uapi_finish_methods(struct uverbs_api *uapi)
 {
-	struct uapi_merge m = {
-		.uapi = uapi, .ibdev = ibdev,
-		.obj_key = UVERBS_API_KEY_ERR, .method_key = UVERBS_API_KEY_ERR,
-	};
 	struct radix_tree_iter iter;
 	void __rcu **slot;
 	int ret;
 
-	ret = uapi_merge_chain(&m, uverbs_std_api);
-	if (ret)
-		return ret;
-	m.is_driver = true;
-	m.obj_key = UVERBS_API_KEY_ERR;
-	ret = uapi_merge_chain(&m, ibdev->driver_def);
-	if (ret)
-		return ret;
-
-	while (uapi_prune_one(uapi))
-		;
 	radix_tree_for_each_slot(slot, &uapi->radix, &iter, 0) {
 		if (!uapi_key_is_ioctl_method(iter.index))
 			continue;
@@ -585,33 +516,143 @@ static int uverbs_build_ioctl_tree(struct uverbs_api *uapi,
 	return 0;
 }
 
-struct uverbs_api *uverbs_build_api(struct ib_device *ibdev)
+/* ------------------------------------------------- the write() tables */
+
+/*
+ * Whether the device serves @cmd: declared, every op it needs present,
+ * its object still in the tree after pruning, and a legacy command in the
+ * command mask (ib_core sets the common ones, drivers add the data-path
+ * commands they want the kernel to serve: rxe POST_SEND and REQ_NOTIFY_CQ,
+ * not POLL_CQ).
+ */
+static bool uapi_write_served(const struct uapi_merge *m,
+			      const struct uapi_write_decl *cmd)
 {
-	struct uverbs_api *uapi;
+	const struct uverbs_api_object *obj;
+
+	if (!cmd->def || cmd->lacks_op)
+		return false;
+	obj = radix_tree_lookup(&m->uapi->radix, cmd->obj_key);
+	if (!obj || obj->disabled)
+		return false;
+	return cmd->def->write.is_ex ||
+	       (m->ibdev->uverbs_cmd_mask & BIT_ULL(cmd->def->write.command_num));
+}
+
+/* The dispatcher's view of a command the device serves. */
+static void uapi_fill_write(struct uverbs_api_write_method *method,
+			    const struct uapi_definition *def)
+{
+	method->handler = def->func_write;
+	method->is_ex = def->write.is_ex;
+	if (method->is_ex)
+		return;
+	method->has_udata = def->write.has_udata;
+	method->has_resp = def->write.has_resp;
+	method->req_size = def->write.req_size;
+	method->resp_size = def->write.resp_size;
+}
+
+/*
+ * The two tables, legacy and _ex, indexed by command number.  Each is as
+ * long as its highest served command, as in 6.1: a number past the end is
+ * EOPNOTSUPP outright; a hole gets the "not supported" method, whose
+ * header write.c checks as a legacy command's first.  One allocation holds
+ * the tables and the methods they point to (uverbs_destroy_api() frees it).
+ */
+static int uapi_place_writes(struct uapi_merge *m)
+{
+	struct uverbs_api *uapi = m->uapi;
+	unsigned int len[2] = { 1, 1 }, served = 0, i;
+	const struct uverbs_api_write_method **slots;
+	struct uverbs_api_write_method *method;
+	const struct uapi_definition *def;
+	size_t size;
+
+	for (i = 0; i < uapi_write_index(true, UAPI_WRITE_IDS); i++) {
+		if (!uapi_write_served(m, &m->writes[i])) {
+			m->writes[i].def = NULL;
+			continue;
+		}
+		def = m->writes[i].def;
+		len[def->write.is_ex] = max_t(unsigned int, len[def->write.is_ex],
+					      def->write.command_num + 1);
+		served++;
+	}
+	uapi->num_write = len[0];
+	uapi->num_write_ex = len[1];
+	size = size_add(array_size(len[0] + len[1], sizeof(*slots)),
+			array_size(served, sizeof(*method)));
+	slots = kzalloc(size, GFP_KERNEL);
+	if (!slots)
+		return -ENOMEM;
+	uapi->notsupp_method.handler = uverbs_notsupp;
+	for (i = 0; i < len[0] + len[1]; i++)
+		slots[i] = &uapi->notsupp_method;
+	uapi->write_methods = slots;
+	uapi->write_ex_methods = slots + len[0];
+
+	method = (struct uverbs_api_write_method *)(slots + len[0] + len[1]);
+	for (i = 0; i < uapi_write_index(true, UAPI_WRITE_IDS); i++) {
+		def = m->writes[i].def;
+		if (!def)
+			continue;
+		uapi_fill_write(method, def);
+		if (def->write.is_ex)
+			uapi->write_ex_methods[def->write.command_num] = method;
+		else
+			uapi->write_methods[def->write.command_num] = method;
+		method++;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ the API */
+
+static int uapi_build(struct uapi_merge *m)
+{
 	int ret;
 
-	uapi = kzalloc(sizeof(*uapi), GFP_KERNEL);
-	if (!uapi)
-		return ERR_PTR(-ENOMEM);
-	INIT_RADIX_TREE(&uapi->radix, GFP_KERNEL);
-	uapi->driver_id = ibdev->ops.driver_id;
-
-	ret = uverbs_build_ioctl_tree(uapi, ibdev);
+	ret = uapi_walk(m, uverbs_std_api, false);
 	if (!ret)
-		ret = uverbs_build_write_methods(uapi, ibdev);
-	if (ret) {
-		if (ret != -ENOMEM)
-			dev_err(&ibdev->dev, "uverbs: invalid method tree (%d)\n",
-				ret);
-		uverbs_destroy_api(uapi);
-		return ERR_PTR(ret);
+		ret = uapi_walk(m, m->ibdev->driver_def, true);
+	if (ret)
+		return ret;
+	while (uapi_prune_one(m->uapi))
+		;
+	ret = uapi_finish_methods(m->uapi);
+	return ret ? ret : uapi_place_writes(m);
+}
+
+struct uverbs_api *uverbs_build_api(struct ib_device *ibdev)
+{
+	struct uapi_merge m = { .ibdev = ibdev };
+	int ret;
+
+	/* the declared write() commands are needed while building only */
+	m.writes = kcalloc(uapi_write_index(true, UAPI_WRITE_IDS),
+			   sizeof(*m.writes), GFP_KERNEL);
+	m.uapi = m.writes ? kzalloc(sizeof(*m.uapi), GFP_KERNEL) : NULL;
+	if (!m.uapi) {
+		kfree(m.writes);
+		return ERR_PTR(-ENOMEM);
 	}
-	return uapi;
+	INIT_RADIX_TREE(&m.uapi->radix, GFP_KERNEL);
+	m.uapi->driver_id = ibdev->ops.driver_id;
+
+	ret = uapi_build(&m);
+	kfree(m.writes);
+	if (!ret)
+		return m.uapi;
+	if (ret != -ENOMEM)
+		dev_err(&ibdev->dev, "uverbs: invalid method tree (%d)\n", ret);
+	uverbs_destroy_api(m.uapi);
+	return ERR_PTR(ret);
 }
 
 void uverbs_destroy_api(struct uverbs_api *uapi)
 {
-	uapi_remove_range(uapi, 0, U32_MAX);
+	uapi_free_keys(uapi, 0, U32_MAX);
 	kfree(uapi->write_methods);
 	kfree(uapi);
 }

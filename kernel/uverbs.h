@@ -237,63 +237,67 @@ extern struct class *uverbs_class;
 extern dev_t uverbs_dynamic_base;
 extern struct ib_client uverbs_client;
 
-/* --------------------------------------------------- write command tables */
+/* ------------------------------------------ declaring write() commands */
 
 /*
- * One write() command: its number, handler and fixed sizes, and the driver
- * operations it needs.  A device that lacks one of them answers EOPNOTSUPP,
- * exactly like a command that does not exist.
+ * Every object of the module is declared by one struct uapi_definition
+ * chain (the public <rdma/uverbs_ioctl.h> format, the one drivers use for
+ * ib_device::driver_def).  An entry that names an object (its ioctl tree,
+ * UAPI_DEF_CHAIN_OBJ_TREE_NAMED(), or DECLARE_UVERBS_OBJECT()) opens it;
+ * what follows belongs to it: what the device must implement for the
+ * object to exist, stated once (UAPI_DEF_OBJ_NEEDS_FN()), and its write()
+ * commands, each followed by what it needs besides
+ * (UAPI_DEF_METHOD_NEEDS_FN()):
+ *
+ *	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_PD),
+ *	UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd),
+ *	UVERBS_DECLARE_WRITE(OVB_CMD_ALLOC_PD, uverbs_alloc_pd,
+ *			     UVERBS_IN_OUT_UDATA(struct ovb_alloc_pd_req,
+ *						 struct ovb_alloc_pd_resp)),
+ *	UAPI_DEF_METHOD_NEEDS_FN(alloc_pd),
+ *
+ * uapi.c serves a command when its object exists on the device, the
+ * device implements every op the command needs and, for a legacy command,
+ * its bit is in ib_device::uverbs_cmd_mask; any other command answers
+ * EOPNOTSUPP, exactly like one that does not exist.  A command belongs to
+ * the object 6.1 files it under (OPEN_QP: the XRC domain), whose needs it
+ * shares.  A chain included with UAPI_DEF_CHAIN() opens its own objects.
+ *
+ * <rdma/uverbs_ioctl.h>'s DECLARE_UVERBS_WRITE() cannot take the sizes
+ * without initialising .write twice (sparse rejects that), hence ours; the
+ * entry it makes is the same.
  */
-struct uverbs_write_cmd {
-	u32 command;		/* command id, ORed with the extended flag */
-	struct uverbs_api_write_method method;
-	/* offsetof(struct ib_device_ops, op) + 1 for each op required; 0 ends */
-	u16 needs[3];
-};
+#define UVERBS_DECLARE_WRITE(_cmd, _fn, _layout)			\
+	{ .kind = UAPI_DEF_WRITE, .scope = UAPI_SCOPE_OBJECT,		\
+	  .write = { .command_num = (_cmd), _layout },			\
+	  .func_write = (_fn) }
 
-#define UVERBS_NEEDS(op)	(offsetof(struct ib_device_ops, op) + 1)
-
-/* Legacy command: request (and response) start with the fixed structs. */
-#define UVERBS_WRITE(_cmd, _fn, _req, _resp, _udata, ...)		\
-	{ .command = (_cmd),						\
-	  .method = { .handler = (_fn), .has_udata = (_udata),		\
-		      .has_resp = sizeof(_resp) > 1,			\
-		      .req_size = sizeof(_req),				\
-		      .resp_size = sizeof(_resp) > 1 ? sizeof(_resp) : 0 }, \
-	  .needs = { __VA_ARGS__ } }
+/* Extended command (_cmd without OVB_CMD_FLAG_EXTENDED). */
+#define UVERBS_DECLARE_WRITE_EX(_cmd, _fn, _layout)			\
+	{ .kind = UAPI_DEF_WRITE, .scope = UAPI_SCOPE_OBJECT,		\
+	  .write = { .command_num = (_cmd), .is_ex = 1, _layout },	\
+	  .func_write = (_fn) }
 
 /*
- * Extended command.  _req_min/_resp_min are upstream's declared minimum
- * sizes, kept as documentation only: 6.1 records sizes for legacy commands
- * alone (uapi_create_write()), so it never answers ENOSPC for a short _ex
+ * The fixed part of a legacy command: its request, its response (whose
+ * user address starts the request), and whether driver data follows both.
+ */
+#define UVERBS_IN(_req)		.req_size = sizeof(_req)
+#define UVERBS_IN_OUT(_req, _resp)					\
+	UVERBS_IN(_req), .has_resp = 1, .resp_size = sizeof(_resp)
+#define UVERBS_IN_UDATA(_req)	UVERBS_IN(_req), .has_udata = 1
+#define UVERBS_IN_OUT_UDATA(_req, _resp)				\
+	UVERBS_IN_OUT(_req, _resp), .has_udata = 1
+
+/*
+ * An extended command's minimum request and response, upstream's declared
+ * values, kept as documentation only: 6.1 records sizes for legacy commands
+ * alone (so does uapi.c), so it never answers ENOSPC for a short _ex
  * request or response buffer; the handler zero-extends the request and
- * truncates the response instead.  We do the same.
+ * truncates the response instead.
  */
-#define UVERBS_WRITE_EX(_cmd, _fn, _req_min, _resp_min, ...)		\
-	{ .command = (_cmd) | OVB_CMD_FLAG_EXTENDED,			\
-	  .method = { .handler = (_fn), .is_ex = 1, .has_udata = 1,	\
-		      .has_resp = (_resp_min) != 0 },			\
-	  .needs = { __VA_ARGS__ } }
-
-/* Use as the _resp of commands without a response. */
-struct uverbs_no_resp { u8 none; };
-
-/* Each object file declares its commands; write.c merges them per device. */
-extern const struct uverbs_write_cmd uverbs_device_cmds[];
-extern const struct uverbs_write_cmd uverbs_pd_cmds[];
-extern const struct uverbs_write_cmd uverbs_mr_cmds[];
-extern const struct uverbs_write_cmd uverbs_mw_cmds[];
-extern const struct uverbs_write_cmd uverbs_ah_cmds[];
-extern const struct uverbs_write_cmd uverbs_cq_cmds[];
-extern const struct uverbs_write_cmd uverbs_qp_cmds[];
-extern const struct uverbs_write_cmd uverbs_post_cmds[];
-extern const struct uverbs_write_cmd uverbs_mcast_cmds[];
-extern const struct uverbs_write_cmd uverbs_srq_cmds[];
-extern const struct uverbs_write_cmd uverbs_xrcd_cmds[];
-extern const struct uverbs_write_cmd uverbs_wq_cmds[];
-extern const struct uverbs_write_cmd uverbs_flow_cmds[];
-extern const struct uverbs_write_cmd uverbs_rwq_ind_tbl_cmds[];
-extern const struct uverbs_write_cmd uverbs_event_cmds[];
+#define UVERBS_EX_MIN(_req_min, _resp_min)				\
+	.req_size = (_req_min), .resp_size = (_resp_min)
 
 /* ------------------------------------------------------- object types */
 
@@ -313,9 +317,10 @@ extern const struct uverbs_obj_idr_type uverbs_rwq_ind_tbl_type;
 extern const struct uverbs_obj_idr_type uverbs_flow_type;
 
 /*
- * The ioctl object trees of the module, in the public <rdma/uverbs_ioctl.h>
- * format drivers use for their own (ib_device::driver_def); uapi.c merges
- * them per device.
+ * The module's API, one chain per object (see "declaring write()
+ * commands"); uapi.c walks them, then the driver's driver_def.  A file that
+ * shares an object with its object file exports a part of the object's
+ * chain, included by it: uverbs_def_<object>_<part>.
  */
 extern const struct uapi_definition uverbs_def_obj_device[];
 extern const struct uapi_definition uverbs_def_device_write[];
@@ -324,10 +329,14 @@ extern const struct uapi_definition uverbs_def_obj_async_fd[];
 extern const struct uapi_definition uverbs_def_obj_comp_channel[];
 extern const struct uapi_definition uverbs_def_obj_pd[];
 extern const struct uapi_definition uverbs_def_obj_mr[];
+extern const struct uapi_definition uverbs_def_mr_ioctl[];
 extern const struct uapi_definition uverbs_def_obj_mw[];
 extern const struct uapi_definition uverbs_def_obj_ah[];
 extern const struct uapi_definition uverbs_def_obj_cq[];
 extern const struct uapi_definition uverbs_def_obj_qp[];
+extern const struct uapi_definition uverbs_def_qp_ioctl[];
+extern const struct uapi_definition uverbs_def_qp_post[];
+extern const struct uapi_definition uverbs_def_qp_mcast[];
 extern const struct uapi_definition uverbs_def_obj_srq[];
 extern const struct uapi_definition uverbs_def_obj_xrcd[];
 extern const struct uapi_definition uverbs_def_obj_wq[];

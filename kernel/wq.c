@@ -219,23 +219,6 @@ const struct uverbs_obj_idr_type uverbs_wq_type = {
 	.destroy_object = uverbs_free_wq,
 };
 
-const struct uverbs_write_cmd uverbs_wq_cmds[] = {
-	UVERBS_WRITE_EX(OVB_EX_CMD_CREATE_WQ, uverbs_ex_create_wq,
-			offsetofend(struct ovb_ex_create_wq_req, max_sge),
-			offsetofend(struct ovb_ex_create_wq_resp, wqn),
-			UVERBS_NEEDS(create_wq), UVERBS_NEEDS(destroy_wq)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_DESTROY_WQ, uverbs_ex_destroy_wq,
-			offsetofend(struct ovb_ex_destroy_wq_req, wq_handle),
-			offsetofend(struct ovb_ex_destroy_wq_resp,
-				    reserved),
-			UVERBS_NEEDS(destroy_wq)),
-	UVERBS_WRITE_EX(OVB_EX_CMD_MODIFY_WQ, uverbs_ex_modify_wq,
-			offsetofend(struct ovb_ex_modify_wq_req,
-				    curr_wq_state), 0,
-			UVERBS_NEEDS(modify_wq), UVERBS_NEEDS(destroy_wq)),
-	{ }
-};
-
 /* ---------------------------------------------------- the ioctl methods */
 
 static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *attrs)
@@ -366,7 +349,20 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_WQ, uverbs_wq_type.type,
 			    &UVERBS_METHOD(UVERBS_METHOD_WQ_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_wq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_WQ,
-				      UAPI_DEF_OBJ_NEEDS_FN(destroy_wq)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_WQ),
+	UAPI_DEF_OBJ_NEEDS_FN(destroy_wq),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_CREATE_WQ, uverbs_ex_create_wq,
+				UVERBS_EX_MIN(offsetofend(struct ovb_ex_create_wq_req, max_sge),
+					      offsetofend(struct ovb_ex_create_wq_resp, wqn))),
+	UAPI_DEF_METHOD_NEEDS_FN(create_wq),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_DESTROY_WQ, uverbs_ex_destroy_wq,
+				UVERBS_EX_MIN(offsetofend(struct ovb_ex_destroy_wq_req, wq_handle),
+					      offsetofend(struct ovb_ex_destroy_wq_resp,
+							  reserved))),
+	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_MODIFY_WQ, uverbs_ex_modify_wq,
+				UVERBS_EX_MIN(offsetofend(struct ovb_ex_modify_wq_req,
+							  curr_wq_state),
+					      0)),
+	UAPI_DEF_METHOD_NEEDS_FN(modify_wq),
 	{ }
 };

@@ -4,7 +4,7 @@
  *
  * A write() carries one command: a header (plus an extended header for
  * _ex commands), the core request, then driver data.  This file checks the
- * header against the command's table entry exactly as the in-tree module
+ * header against what the command declares, exactly as the in-tree module
  * does (same errno for each malformed case), splits the buffers into the
  * core and driver parts of a uverbs_attr_bundle and runs the handler.
  */
@@ -16,50 +16,91 @@
 
 #include "uverbs.h"
 
-/* Whether the sizes in the headers fit the write() and the command. */
-static int uverbs_check_hdr(struct ovb_cmd_hdr *hdr,
-			    const struct ovb_ex_cmd_hdr *ex_hdr,
-			    size_t count,
-			    const struct uverbs_api_write_method *method)
-{
-	if (method->is_ex) {
-		size_t payload = count - sizeof(*hdr) - sizeof(*ex_hdr);
-		size_t out_len = (hdr->out_words + ex_hdr->provider_out_words) * 8;
+/* One write(): its headers as read from the user, the command they name. */
+struct uverbs_write_call {
+	size_t count;
+	struct ovb_cmd_hdr hdr;
+	struct ovb_ex_cmd_hdr ex_hdr;	/* zero for a legacy command */
+	const struct uverbs_api_write_method *method;
+};
 
-		if ((hdr->in_words + ex_hdr->provider_in_words) * 8 != payload)
-			return -EINVAL;
-		if (hdr->in_words * 8 < method->req_size)
-			return -ENOSPC;
-		if (ex_hdr->cmd_hdr_reserved)
-			return -EINVAL;
-		if (!ex_hdr->response)
-			return hdr->out_words || ex_hdr->provider_out_words ?
-				-EINVAL : 0;
-		if (!hdr->out_words && !ex_hdr->provider_out_words)
-			return -EINVAL;
-		if (hdr->out_words * 8 < method->resp_size)
-			return -ENOSPC;
-		if (!access_ok(u64_to_user_ptr(ex_hdr->response), out_len))
-			return -EFAULT;
+/*
+ * A legacy header counts 4-byte words, itself included; the command's
+ * fixed request and response must fit.
+ */
+static int uverbs_check_legacy(struct uverbs_write_call *call)
+{
+	struct ovb_cmd_hdr *hdr = &call->hdr;
+	bool short_req = call->count < sizeof(*hdr) + call->method->req_size;
+
+	if (call->count != hdr->in_words * 4)
+		return -EINVAL;
+	/*
+	 * rdma-core 18 and 19 sent DESTROY_CQ as 16 bytes instead of 24; the
+	 * in-tree module takes that as the whole request, and so do we.
+	 */
+	if (short_req && hdr->command == OVB_CMD_DESTROY_CQ && call->count == 16) {
+		hdr->in_words = 6;
 		return 0;
 	}
-
-	if (hdr->in_words * 4 != count)
-		return -EINVAL;
-	if (count < method->req_size + sizeof(*hdr)) {
-		/*
-		 * rdma-core 18 and 19 sent DESTROY_CQ as 16 bytes instead of
-		 * 24; the in-tree module accepts that, and so do we.
-		 */
-		if (hdr->command == OVB_CMD_DESTROY_CQ && count == 16) {
-			hdr->in_words = 6;
-			return 0;
-		}
-		return -ENOSPC;
-	}
-	if (hdr->out_words * 4 < method->resp_size)
+	if (short_req || hdr->out_words * 4 < call->method->resp_size)
 		return -ENOSPC;
 	return 0;
+}
+
+/*
+ * An extended header counts 8-byte words, core and driver apart, itself
+ * not included; a response, if asked for, goes where ex_hdr.response says.
+ */
+static int uverbs_check_ex(const struct uverbs_write_call *call)
+{
+	const struct ovb_ex_cmd_hdr *ex = &call->ex_hdr;
+	const struct ovb_cmd_hdr *hdr = &call->hdr;
+	size_t in_bytes = call->count - sizeof(*hdr) - sizeof(*ex);
+	size_t out_words = hdr->out_words + ex->provider_out_words;
+
+	if ((hdr->in_words + ex->provider_in_words) * 8 != in_bytes)
+		return -EINVAL;
+	if (hdr->in_words * 8 < call->method->req_size)
+		return -ENOSPC;
+	if (ex->cmd_hdr_reserved)
+		return -EINVAL;
+	if (!ex->response)
+		return out_words ? -EINVAL : 0;
+	if (!out_words)
+		return -EINVAL;
+	if (hdr->out_words * 8 < call->method->resp_size)
+		return -ENOSPC;
+	return access_ok(u64_to_user_ptr(ex->response), out_words * 8) ?
+		0 : -EFAULT;
+}
+
+/*
+ * Reads the headers of a write() and finds its command, answering each
+ * malformed case with the in-tree module's errno.
+ */
+static int uverbs_read_call(struct uverbs_write_call *call,
+			    const struct uverbs_api *uapi,
+			    const char __user *buf)
+{
+	const size_t ex_end = sizeof(call->hdr) + sizeof(call->ex_hdr);
+
+	if (call->count < sizeof(call->hdr))
+		return -EINVAL;
+	if (copy_from_user(&call->hdr, buf, sizeof(call->hdr)))
+		return -EFAULT;
+	call->method = uverbs_find_write_method(uapi, call->hdr.command);
+	if (IS_ERR(call->method))
+		return PTR_ERR(call->method);
+	if (!call->method->is_ex)
+		return uverbs_check_legacy(call);
+
+	if (call->count < ex_end)
+		return -EINVAL;
+	if (copy_from_user(&call->ex_hdr, buf + sizeof(call->hdr),
+			   sizeof(call->ex_hdr)))
+		return -EFAULT;
+	return uverbs_check_ex(call);
 }
 
 /* Legacy commands: in/out lengths in 4-byte words, the header included. */
@@ -112,60 +153,72 @@ static void uverbs_split_ex(struct uverbs_attr_bundle *bundle,
 			  ex_hdr->provider_out_words * 8);
 }
 
+/*
+ * Runs a command's handler; a new object it made is committed if the
+ * handler succeeds, destroyed if not.
+ */
+static int uverbs_call_handler(const struct uverbs_api_write_method *method,
+			       struct uverbs_attr_bundle *bundle)
+{
+	int ret;
+
+	bundle->uobject = NULL;
+	ret = method->handler(bundle);
+	if (bundle->uobject)
+		uverbs_finalize_new_object(bundle->uobject, !ret, bundle);
+	return ret;
+}
+
+/* Runs a checked command; @payload follows the legacy header. */
+static int uverbs_run_call(const struct uverbs_write_call *call,
+			   struct ib_uverbs_file *ufile,
+			   const char __user *payload)
+{
+	struct uverbs_attr_bundle bundle = { .ufile = ufile };
+	int ret;
+
+	if (call->method->is_ex) {
+		uverbs_split_ex(&bundle, &call->hdr, &call->ex_hdr,
+				payload + sizeof(call->ex_hdr));
+	} else {
+		ret = uverbs_split_legacy(&bundle, call->method, &call->hdr,
+					  payload);
+		if (ret)
+			return ret;
+	}
+	return uverbs_call_handler(call->method, &bundle);
+}
+
+/*
+ * Whether the caller may write to @filp: not when it changed credentials
+ * since the open (ib_safe_file_access()), as in-tree.
+ */
+static bool uverbs_caller_allowed(struct file *filp)
+{
+	if (ib_safe_file_access(filp))
+		return true;
+	pr_err_once("ib_uverbs: process %d (%s) changed security contexts after opening the device; refused\n",
+		    task_tgid_vnr(current), current->comm);
+	return false;
+}
+
 ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
 		     loff_t *pos)
 {
 	struct ib_uverbs_file *ufile = filp->private_data;
-	const struct uverbs_api_write_method *method;
-	struct ovb_ex_cmd_hdr ex_hdr = {};
-	struct ovb_cmd_hdr hdr;
-	struct uverbs_attr_bundle bundle;
+	struct uverbs_write_call call = { .count = count };
 	int srcu_key;
 	int ret;
 
-	if (!ib_safe_file_access(filp)) {
-		pr_err_once("ib_uverbs: process %d (%s) changed security contexts after opening the device; refused\n",
-			    task_tgid_vnr(current), current->comm);
+	if (!uverbs_caller_allowed(filp))
 		return -EACCES;
-	}
-	if (count < sizeof(hdr))
-		return -EINVAL;
-	if (copy_from_user(&hdr, buf, sizeof(hdr)))
-		return -EFAULT;
-
-	method = uverbs_find_write_method(ufile->device->uapi, hdr.command);
-	if (IS_ERR(method))
-		return PTR_ERR(method);
-
-	if (method->is_ex) {
-		if (count < sizeof(hdr) + sizeof(ex_hdr))
-			return -EINVAL;
-		if (copy_from_user(&ex_hdr, buf + sizeof(hdr), sizeof(ex_hdr)))
-			return -EFAULT;
-	}
-	ret = uverbs_check_hdr(&hdr, &ex_hdr, count, method);
+	ret = uverbs_read_call(&call, ufile->device->uapi, buf);
 	if (ret)
 		return ret;
 
+	/* the device may not go away while the command runs */
 	srcu_key = srcu_read_lock(&ufile->device->disassociate_srcu);
-
-	memset(bundle.attr_present, 0, sizeof(bundle.attr_present));
-	bundle.ufile = ufile;
-	bundle.context = NULL;
-	bundle.uobject = NULL;
-	buf += sizeof(hdr);
-	if (method->is_ex) {
-		uverbs_split_ex(&bundle, &hdr, &ex_hdr, buf + sizeof(ex_hdr));
-	} else {
-		ret = uverbs_split_legacy(&bundle, method, &hdr, buf);
-		if (ret)
-			goto out;
-	}
-
-	ret = method->handler(&bundle);
-	if (bundle.uobject)
-		uverbs_finalize_new_object(bundle.uobject, !ret, &bundle);
-out:
+	ret = uverbs_run_call(&call, ufile, buf + sizeof(call.hdr));
 	srcu_read_unlock(&ufile->device->disassociate_srcu, srcu_key);
 	return ret ? ret : count;
 }
@@ -222,37 +275,35 @@ u32 uverbs_response_length(struct uverbs_attr_bundle *attrs, size_t len)
 	return min_t(size_t, attrs->ucore.outlen, len);
 }
 
-int uverbs_request_start(struct uverbs_attr_bundle *attrs,
-			 struct uverbs_req_iter *iter, void *req, size_t len)
-{
-	if (attrs->ucore.inlen < len)
-		return -ENOSPC;
-	if (copy_from_user(req, attrs->ucore.inbuf, len))
-		return -EFAULT;
-	iter->cur = attrs->ucore.inbuf + len;
-	iter->end = attrs->ucore.inbuf + attrs->ucore.inlen;
-	return 0;
-}
-
-int uverbs_request_next(struct uverbs_req_iter *iter, void *val, size_t len)
-{
-	if (len > iter->end - iter->cur)
-		return -ENOSPC;
-	if (copy_from_user(val, iter->cur, len))
-		return -EFAULT;
-	iter->cur += len;
-	return 0;
-}
-
+/* The next @len bytes of the request, or ERR_PTR(-ENOSPC) past its end. */
 const void __user *uverbs_request_next_ptr(struct uverbs_req_iter *iter,
 					   size_t len)
 {
-	const void __user *at = iter->cur;
+	size_t left = iter->end - iter->cur;
 
-	if (len > iter->end - iter->cur)
+	if (len > left)
 		return (void __force __user *)ERR_PTR(-ENOSPC);
 	iter->cur += len;
-	return at;
+	return iter->cur - len;
+}
+
+/* Copies the next @len bytes of the request to @val. */
+int uverbs_request_next(struct uverbs_req_iter *iter, void *val, size_t len)
+{
+	const void __user *at = uverbs_request_next_ptr(iter, len);
+
+	if (IS_ERR((__force const void *)at))
+		return PTR_ERR((__force const void *)at);
+	return copy_from_user(val, at, len) ? -EFAULT : 0;
+}
+
+/* A cursor over the request, its first @len bytes copied to @req. */
+int uverbs_request_start(struct uverbs_attr_bundle *attrs,
+			 struct uverbs_req_iter *iter, void *req, size_t len)
+{
+	iter->cur = attrs->ucore.inbuf;
+	iter->end = attrs->ucore.inbuf + attrs->ucore.inlen;
+	return uverbs_request_next(iter, req, len);
 }
 
 int uverbs_request_finish(struct uverbs_req_iter *iter)
@@ -273,30 +324,32 @@ struct ib_udata *uverbs_get_cleared_udata(struct uverbs_attr_bundle *attrs)
  * INVOKE_WRITE: a write() command carried by ioctl.  rdma-core sends every
  * write command this way once the kernel answers this method.
  */
+/* The write() command an INVOKE_WRITE names. */
+static const struct uverbs_api_write_method *
+uverbs_invoked_method(struct uverbs_attr_bundle *attrs)
+{
+	u32 command;
+	int ret = uverbs_get_const(&command, attrs, UVERBS_ATTR_WRITE_CMD);
+
+	return ret ? ERR_PTR(ret) :
+		uverbs_find_write_method(attrs->ufile->device->uapi, command);
+}
+
 static int UVERBS_HANDLER(UVERBS_METHOD_INVOKE_WRITE)(struct uverbs_attr_bundle *attrs)
 {
-	const struct uverbs_api_write_method *method;
-	u32 command;
-	int ret;
+	const struct uverbs_api_write_method *method =
+		uverbs_invoked_method(attrs);
+	bool fits;
 
-	ret = uverbs_get_const(&command, attrs, UVERBS_ATTR_WRITE_CMD);
-	if (ret)
-		return ret;
-	method = uverbs_find_write_method(attrs->ufile->device->uapi, command);
 	if (IS_ERR(method))
 		return PTR_ERR(method);
-
+	/* the core buffers only: driver data travels in UVERBS_ATTR_UHW */
 	uverbs_fill_udata(attrs, &attrs->ucore, UVERBS_ATTR_CORE_IN,
 			  UVERBS_ATTR_CORE_OUT);
-	if (attrs->ucore.inlen < method->req_size ||
-	    attrs->ucore.outlen < method->resp_size)
-		return -ENOSPC;
-
-	attrs->uobject = NULL;
-	ret = method->handler(attrs);
-	if (attrs->uobject)
-		uverbs_finalize_new_object(attrs->uobject, !ret, attrs);
-	return ret;
+	/* the fixed request and response must fit, as on write() */
+	fits = attrs->ucore.inlen >= method->req_size &&
+	       attrs->ucore.outlen >= method->resp_size;
+	return fits ? uverbs_call_handler(method, attrs) : -ENOSPC;
 }
 
 DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_INVOKE_WRITE,

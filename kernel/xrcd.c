@@ -241,21 +241,6 @@ const struct uverbs_obj_idr_type uverbs_xrcd_type = {
 	.destroy_object = uverbs_free_xrcd,
 };
 
-/*
- * 6.1 hangs both driver ops on the XRCD object of its write interface:
- * every command under it (OPEN_QP too) needs alloc_xrcd and dealloc_xrcd.
- */
-const struct uverbs_write_cmd uverbs_xrcd_cmds[] = {
-	UVERBS_WRITE(OVB_CMD_OPEN_XRCD, uverbs_open_xrcd,
-		     struct ovb_open_xrcd_req,
-		     struct ovb_open_xrcd_resp, 1,
-		     UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
-	UVERBS_WRITE(OVB_CMD_CLOSE_XRCD, uverbs_close_xrcd,
-		     struct ovb_close_xrcd_req, struct uverbs_no_resp, 0,
-		     UVERBS_NEEDS(alloc_xrcd), UVERBS_NEEDS(dealloc_xrcd)),
-	{ }
-};
-
 DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_XRCD_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_XRCD_HANDLE,
 						    UVERBS_OBJECT_XRCD,
@@ -266,8 +251,19 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_XRCD,
 			    uverbs_xrcd_type.type,
 			    &UVERBS_METHOD(UVERBS_METHOD_XRCD_DESTROY));
 
+/*
+ * 6.1 states both ops on this object: a device without them has no XRC
+ * domains, neither their ioctl method nor their write() commands, OPEN_QP
+ * among them (declared in qp.c).
+ */
 const struct uapi_definition uverbs_def_obj_xrcd[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_XRCD,
-				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_xrcd)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_XRCD),
+	UAPI_DEF_OBJ_NEEDS_FN(alloc_xrcd),
+	UAPI_DEF_OBJ_NEEDS_FN(dealloc_xrcd),
+	UVERBS_DECLARE_WRITE(OVB_CMD_OPEN_XRCD, uverbs_open_xrcd,
+			     UVERBS_IN_OUT_UDATA(struct ovb_open_xrcd_req,
+						 struct ovb_open_xrcd_resp)),
+	UVERBS_DECLARE_WRITE(OVB_CMD_CLOSE_XRCD, uverbs_close_xrcd,
+			     UVERBS_IN(struct ovb_close_xrcd_req)),
 	{ }
 };
