@@ -120,7 +120,7 @@ kabi-check: kernel
 # Debian boots with init_on_alloc=1, which hides a missing zeroing: the
 # programs whose responses carry bytes the kernel or a driver filled run a
 # second time on a boot with init_on_alloc=0.
-ZERO_TESTS := uverbs_write_abi uverbs_ioctl uverbs_hca uverbs_hca_verbs uverbs_hca_methods
+ZERO_TESTS := uverbs_write_abi uverbs_ioctl uverbs_ovbtest uverbs_ovbtest_verbs uverbs_ovbtest_methods
 
 qemu-test: kernel userspace selftests
 ifeq ($(KERNEL),debug)

@@ -2,7 +2,7 @@
 /*
  * Hot-unplug with users attached.  NPROC processes each hold a context, a
  * PD, a CQ, two MRs, a copy channel of the test HCA driver (ovbtest.ko,
- * selftests/hca/) and both of its mappings, and copy between their MRs in
+ * selftests/ovbtest/) and both of its mappings, and copy between their MRs in
  * a loop (checking every byte); one thread per process blocks reading the
  * async event file.  Then the driver module is removed, which unregisters
  * the device under them.  As in 6.1, every process must see:
@@ -35,7 +35,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 #define NPROC		8
 #define MR_LEN		(64 * 1024)
@@ -90,7 +90,7 @@ static int cq_create_fds_first(int fd, __s64 event_fd, __s64 chan)
 	__u64 user_handle = 1;
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
 	if (event_fd != IOC_NO_FD)
 		ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_EVENT_FD, event_fd);
 	if (chan != IOC_NO_FD)
@@ -166,8 +166,8 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 	alarm(120);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	CHECK(fd >= 0);
-	CHECK(hca_get_context(fd, &uctx) == 0);
-	rd.fd = hca_async_fd(fd);
+	CHECK(ovbtest_get_context(fd, &uctx) == 0);
+	rd.fd = ovbtest_async_fd(fd);
 	CHECK(rd.fd >= 0);
 	pd = raw_alloc_pd(fd);
 	CHECK(pd >= 0);
@@ -178,10 +178,10 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 	dst = mmap(NULL, MR_LEN, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(src != MAP_FAILED && dst != MAP_FAILED);
-	src_mr = hca_reg_mr(fd, pd, src, MR_LEN, 0);
-	dst_mr = hca_reg_mr(fd, pd, dst, MR_LEN, IB_UVERBS_ACCESS_LOCAL_WRITE);
+	src_mr = ovbtest_reg_mr(fd, pd, src, MR_LEN, 0);
+	dst_mr = ovbtest_reg_mr(fd, pd, dst, MR_LEN, IB_UVERBS_ACCESS_LOCAL_WRITE);
 	CHECK(src_mr >= 0 && dst_mr >= 0);
-	chan = hca_chan_create(fd, pd, 8, NULL);
+	chan = ovbtest_chan_create(fd, pd, 8, NULL);
 	CHECK(chan >= 0);
 	ctr = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, uctx.counters_offset);
 	db = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -189,7 +189,7 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 	CHECK(ctr != MAP_FAILED && db != MAP_FAILED);
 	CHECK(ctr->magic == OVBTEST_MAGIC);
 	*db = 0x5eed0000 + idx;
-	CHECK(hca_device_info(fd, &info) == 0);
+	CHECK(ovbtest_device_info(fd, &info) == 0);
 	CHECK(info.doorbell_value == 0x5eed0000ULL + idx);
 	CHECK(pthread_create(&thr, NULL, read_events, &rd) == 0);
 	rep->stage = UNPLUG_READY;
@@ -199,7 +199,7 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 		__u64 off = (i * 4096) % (MR_LEN - COPY_LEN);
 
 		memset(src + off, (int)(i + idx), COPY_LEN);
-		ret = hca_copy(fd, chan, src_mr, off, dst_mr, off, COPY_LEN,
+		ret = ovbtest_copy(fd, chan, src_mr, off, dst_mr, off, COPY_LEN,
 			       NULL);
 		if (ret)
 			break;
@@ -219,7 +219,7 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 	rep->reader_err = rd.next_err;
 
 	rep->later_write = raw_alloc_pd(fd);
-	rep->later_ioctl = hca_device_info(fd, &info);
+	rep->later_ioctl = ovbtest_device_info(fd, &info);
 	/*
 	 * An FD attribute after the unplug: EIO before the fd is looked at,
 	 * for a live fd of ours (whose object the unplug tore down) and for
@@ -237,11 +237,11 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 		close(ret);
 	}
 	/* Destroys still free the handles; the driver's method is gone. */
-	rep->later_dereg = hca_dereg_mr(fd, src_mr);
-	rep->later_dereg2 = hca_dereg_mr(fd, src_mr);
-	rep->later_chan_destroy = hca_chan_destroy(fd, chan, NULL);
+	rep->later_dereg = ovbtest_dereg_mr(fd, src_mr);
+	rep->later_dereg2 = ovbtest_dereg_mr(fd, src_mr);
+	rep->later_chan_destroy = ovbtest_chan_destroy(fd, chan, NULL);
 	rep->later_cq_destroy = raw_destroy_cq(fd, cq, NULL);
-	CHECK(hca_dereg_mr(fd, dst_mr) == 0);
+	CHECK(ovbtest_dereg_mr(fd, dst_mr) == 0);
 	rep->later_dealloc_pd = raw_dealloc_pd(fd, pd);
 	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, uctx.counters_offset);
 	rep->later_mmap = p == MAP_FAILED ? -errno : 0;
@@ -323,13 +323,13 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 	pid_t pids[NPROC];
 	int r, i, st, ret;
 
-	ret = hca_load();
+	ret = ovbtest_load();
 	if (ret == -ENOENT)
 		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
 	if (ret == -ENOEXEC)
 		SKIP(return, "ovbtest.ko was built for another kernel");
 	ASSERT_EQ(0, ret);
-	ASSERT_EQ(0, hca_unload());
+	ASSERT_EQ(0, ovbtest_unload());
 	uverbs_ref = refcnt("ib_uverbs");
 	if (intree)
 		TH_LOG("in-tree stack: no FD attribute after the unplug (6.1 oopses: fput(NULL))");
@@ -341,8 +341,8 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 		double t0 = now();
 
 		memset(rep, 0, sizeof(*rep) * NPROC);
-		ASSERT_EQ(0, hca_load());
-		ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
+		ASSERT_EQ(0, ovbtest_load());
+		ASSERT_EQ(0, ovbtest_dev_path(path, sizeof(path), 5000));
 		for (i = 0; i < NPROC; i++) {
 			pids[i] = fork();
 			ASSERT_LE(0, pids[i]);
@@ -360,10 +360,10 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 
 		/* The hot-unplug. */
 		t = now();
-		ASSERT_EQ(0, hca_unload()) TH_LOG("round %d", r);
+		ASSERT_EQ(0, ovbtest_unload()) TH_LOG("round %d", r);
 		t = now() - t;
 		rmmod_max = t > rmmod_max ? t : rmmod_max;
-		EXPECT_FALSE(hca_loaded());
+		EXPECT_FALSE(ovbtest_loaded());
 
 		for (i = 0; i < NPROC; i++) {
 			ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));

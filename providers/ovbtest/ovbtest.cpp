@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The provider of ovbtest, the test HCA (selftests/hca/): the smallest
+// The provider of ovbtest, the test HCA (selftests/ovbtest/): the smallest
 // complete provider, and the worked example of the vendor guide.  It opens
 // contexts (checking the driver's GET_CONTEXT response) and serves CQs
 // through the library's command helpers, with the driver's udata; PDs, MRs

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * ovbtest "direct verbs": the driver-defined methods of the test HCA
- * (selftests/hca/, uapi/openverbs/ovbtest-abi.h) for applications, on an
+ * (selftests/ovbtest/, uapi/openverbs/ovbtest-abi.h) for applications, on an
  * ibv_context the ovbtest provider opened.  Like a vendor's <xxxdv.h>: the
  * application passes verbs objects, the functions issue the driver's
  * ioctl methods on the context's command fd with the objects' handles.

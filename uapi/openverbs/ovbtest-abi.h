@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * openverbs: the user ABI of ovbtest, the project's test HCA driver
- * (selftests/hca/), a device without hardware whose "DMA engine" copies
+ * (selftests/ovbtest/), a device without hardware whose "DMA engine" copies
  * bytes between two memory regions of the caller.  Shared by the kernel
  * driver, the selftests and the provider (providers/ovbtest).
  *
@@ -36,8 +36,8 @@
  * Objects of the driver: a copy channel bound to a PD, and an IDR object
  * whose destroy can fail, as a real driver's can (DEVX when the firmware
  * refuses): created with OVBTEST_STUCK_REFUSE, its destroy answers -EBUSY
- * until ib_uverbs gives up on it at close (selftests/hca/stuck.c; test:
- * selftests/uverbs_hca_leak.c).
+ * until ib_uverbs gives up on it at close (selftests/ovbtest/stuck.c; test:
+ * selftests/uverbs_ovbtest_leak.c).
  */
 enum ovbtest_objects {
 	OVBTEST_OBJECT_CHAN = OVBTEST_NS,
@@ -151,7 +151,7 @@ struct ovbtest_create_cq_resp {
  * also has a write-combining page and a non-cached page of device memory
  * (a PCI BAR: QEMU's ivshmem-plain, BAR 2), as mlx5's BlueFlame registers
  * and UAR doorbells, each starting with its OVBTEST_*_FILL; *_bar_offset
- * says where in the BAR they are (selftests/hca/mmap.c).
+ * says where in the BAR they are (selftests/ovbtest/mmap.c).
  */
 struct ovbtest_alloc_ucontext_resp {
 	__aligned_u64 magic;
@@ -184,7 +184,7 @@ struct ovbtest_counters {
 
 /*
  * Method shapes that real drivers use (mlx5 DEVX), in their own objects
- * (selftests/hca/events.c, probe.c; test: selftests/uverbs_hca_methods.c).
+ * (selftests/ovbtest/events.c, probe.c; test: selftests/uverbs_ovbtest_methods.c).
  * Their ids start at OVBTEST_NS + 10, clear of the objects above.  ib_uverbs
  * has 32 object keys, 20 of them for the core (6.1's uapi_key_obj(),
  * UVERBS_API_OBJ_KEY_NUM_DRIVER): OVBTEST_NS + 11 is the last driver object,
@@ -401,7 +401,7 @@ enum ovbtest_dmabuf_move_attrs {
 
 /*
  * The objects of the XRC, WQ and flow steering verbs alive on the device
- * (selftests/hca/xrc.c, wq.c, flow.c; test: selftests/uverbs_hca_xrc.c),
+ * (selftests/ovbtest/xrc.c, wq.c, flow.c; test: selftests/uverbs_ovbtest_xrc.c),
  * from another method of the standard DEVICE object.
  */
 enum ovbtest_device_res_methods {
@@ -422,7 +422,7 @@ struct ovbtest_res_info {
 };
 
 /*
- * What the driver's create_flow received last (selftests/hca/flow.c),
+ * What the driver's create_flow received last (selftests/ovbtest/flow.c),
  * from a third method of the DEVICE object: the rule and, for each spec,
  * its type and size as ib_uverbs made them (union ib_flow_spec) and the
  * filter's value and mask (eth, ipv4, tcp/udp) or the tag.
@@ -458,7 +458,7 @@ struct ovbtest_flow_info {
 };
 
 /*
- * The device's ports (selftests/hca/port.c): 1 is InfiniBand, 2 Ethernet
+ * The device's ports (selftests/ovbtest/port.c): 1 is InfiniBand, 2 Ethernet
  * (RoCE v1 and v2) over the module's own netdev ovbeth<N>, whose MAC is
  * OVBTEST_ROCE_MAC.
  */
@@ -469,7 +469,7 @@ struct ovbtest_flow_info {
 #define OVBTEST_ROCE_MAC		{ 0x02, 0x00, 0x00, 0x0f, 0xe5, 0x71 }
 
 /*
- * An address vector as the driver received it (selftests/hca/ah.c): in
+ * An address vector as the driver received it (selftests/ovbtest/ah.c): in
  * CREATE_AH's driver response (udata), and the last one of a CREATE_AH
  * or of a MODIFY_QP with IB_QP_AV from a fourth method of the DEVICE
  * object.  type is enum rdma_ah_attr_type (1 IB, 2 RoCE); gid_type and
@@ -480,7 +480,7 @@ enum ovbtest_device_av_methods {
 	/*
 	 * A driver has 8 method ids per object (ib_uverbs 6.1:
 	 * UVERBS_API_METHOD_KEY_NUM_DRIVER), OVBTEST_NS to OVBTEST_NS + 7.
-	 * On the DEVICE object + 1 stays unused (uverbs_hca: an id the
+	 * On the DEVICE object + 1 stays unused (uverbs_ovbtest: an id the
 	 * driver does not define), + 3 is the last free one (+ 4 is
 	 * DMABUF_MOVE).
 	 */
@@ -519,8 +519,8 @@ struct ovbtest_av_info {
 };
 
 /*
- * Asynchronous events on demand (selftests/hca/async.c; test:
- * selftests/uverbs_hca_async.c): a method added to each of the standard
+ * Asynchronous events on demand (selftests/ovbtest/async.c; test:
+ * selftests/uverbs_ovbtest_async.c): a method added to each of the standard
  * QP, SRQ and WQ objects raises one event of the object, as the hardware
  * would, through ib_core's handler of it.  On an XRC TGT QP (any handle
  * of it, the creator's or one OPEN_QP made) the event goes to the shared
@@ -544,7 +544,7 @@ enum ovbtest_raise_attrs {
 /*
  * A flow action object made by a driver method added to the standard
  * FLOW_ACTION object (as mlx5's MODIFY_HEADER / PACKET_REFORMAT creates;
- * selftests/hca/flow.c): flows reference it through an ACTION_HANDLE spec
+ * selftests/ovbtest/flow.c): flows reference it through an ACTION_HANDLE spec
  * and the core FLOW_ACTION_DESTROY destroys it.
  */
 enum ovbtest_flow_action_methods {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The ovbtest provider through the library: the test HCA (selftests/hca/,
+// The ovbtest provider through the library: the test HCA (selftests/ovbtest/,
 // loaded by tests/guest/ovbtest-provider) is listed and opens, its verbs
 // work, and its driver-defined methods are reachable through ovbtestdv.h.
 // TAP 13 output.

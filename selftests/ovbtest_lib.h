@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The test HCA driver (selftests/hca/, ovbtest.ko) from user space: load
+ * The test HCA driver (selftests/ovbtest/, ovbtest.ko) from user space: load
  * and unload it, find its uverbs device, and call its driver-defined
- * methods with raw RDMA_VERBS_IOCTL calls (uverbs_hca, uverbs_unplug).
+ * methods with raw RDMA_VERBS_IOCTL calls (uverbs_ovbtest, uverbs_unplug).
  */
-#ifndef HCA_LIB_H
-#define HCA_LIB_H
+#ifndef OVBTEST_LIB_H
+#define OVBTEST_LIB_H
 
 #include <dirent.h>
 #include <libgen.h>
@@ -25,7 +25,7 @@
  * Loads the module @name (@name.ko) from beside this program; 0 (also if
  * loaded) or -errno.
  */
-static inline int hca_load_module(const char *name)
+static inline int ovbtest_load_module(const char *name)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -44,9 +44,9 @@ static inline int hca_load_module(const char *name)
 }
 
 /* Loads ovbtest.ko from beside this program; 0 (also if loaded) or -errno. */
-static inline int hca_load(void)
+static inline int ovbtest_load(void)
 {
-	return hca_load_module(HCA_MODULE);
+	return ovbtest_load_module(HCA_MODULE);
 }
 
 /*
@@ -56,24 +56,24 @@ static inline int hca_load(void)
  */
 #define HCA_SETUP_LOAD()						\
 	do {								\
-		int __hca_ret = hca_load();				\
+		int __ovbtest_ret = ovbtest_load();				\
 									\
-		if (__hca_ret == -ENOENT)				\
+		if (__ovbtest_ret == -ENOENT)				\
 			SKIP(return,					\
 			     "ovbtest.ko not built (make selftests KDIR=...)"); \
-		if (__hca_ret == -ENOEXEC)				\
+		if (__ovbtest_ret == -ENOEXEC)				\
 			SKIP(return,					\
 			     "ovbtest.ko was built for another kernel"); \
-		ASSERT_EQ(0, __hca_ret);				\
+		ASSERT_EQ(0, __ovbtest_ret);				\
 	} while (0)
 
 /* rmmod: the device goes, with whoever still uses it (hot-unplug). */
-static inline int hca_unload(void)
+static inline int ovbtest_unload(void)
 {
 	return syscall(SYS_delete_module, HCA_MODULE, O_NONBLOCK) ? -errno : 0;
 }
 
-static inline int hca_loaded(void)
+static inline int ovbtest_loaded(void)
 {
 	return access("/sys/module/" HCA_MODULE, F_OK) == 0;
 }
@@ -82,7 +82,7 @@ static inline int hca_loaded(void)
  * The /dev path of ovbtest0's uverbs device into @path; 0, or -ENOENT
  * when it did not appear within @ms milliseconds.
  */
-static inline int hca_dev_path(char *path, size_t len, int ms)
+static inline int ovbtest_dev_path(char *path, size_t len, int ms)
 {
 	const char *cls = "/sys/class/infiniband_verbs";
 	char f[PATH_MAX], name[64];
@@ -119,30 +119,30 @@ static inline int hca_dev_path(char *path, size_t len, int ms)
 }
 
 /* Opens ovbtest0's uverbs device; the fd, or -ENOENT / -errno. */
-static inline int hca_open_dev(void)
+static inline int ovbtest_open_dev(void)
 {
 	char path[PATH_MAX];
 	int fd;
 
-	if (hca_dev_path(path, sizeof(path), 5000))
+	if (ovbtest_dev_path(path, sizeof(path), 5000))
 		return -ENOENT;
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 
-static inline void hca_ioc_init(struct ioc *c, __u16 object, __u16 method)
+static inline void ovbtest_ioc_init(struct ioc *c, __u16 object, __u16 method)
 {
 	ioc_init(c, object, method);
 	c->hdr.driver_id = RDMA_DRIVER_UNKNOWN;
 }
 
 /* GET_CONTEXT by ioctl with the driver's response; 0 or -errno. */
-static inline int hca_get_context(int fd, struct ovbtest_alloc_ucontext_resp *resp)
+static inline int ovbtest_get_context(int fd, struct ovbtest_alloc_ucontext_resp *resp)
 {
 	__u32 vectors = 0;
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
 	ioc_out(&c, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, &vectors,
 		sizeof(vectors));
 	ioc_out(&c, UVERBS_ATTR_UHW_OUT, resp, sizeof(*resp));
@@ -150,14 +150,14 @@ static inline int hca_get_context(int fd, struct ovbtest_alloc_ucontext_resp *re
 }
 
 /* A uverbs file of the test HCA with its context; the fd or -errno. */
-static inline int hca_open_ctx(void)
+static inline int ovbtest_open_ctx(void)
 {
 	struct ovbtest_alloc_ucontext_resp uctx;
-	int fd = hca_open_dev(), ret;
+	int fd = ovbtest_open_dev(), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = hca_get_context(fd, &uctx);
+	ret = ovbtest_get_context(fd, &uctx);
 	if (ret) {
 		close(fd);
 		return ret;
@@ -166,29 +166,29 @@ static inline int hca_open_ctx(void)
 }
 
 /* The async event file of the context; the fd or -errno. */
-static inline int hca_async_fd(int fd)
+static inline int ovbtest_async_fd(int fd)
 {
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_ASYNC_EVENT,
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_ASYNC_EVENT,
 		     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
 	ioc_obj(&c, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, 0);
 	ret = ioc_call(fd, &c);
 	return ret ? ret : (int)c.attrs[0].data;
 }
 
-static inline int hca_device_info(int fd, struct ovbtest_device_info *info)
+static inline int ovbtest_device_info(int fd, struct ovbtest_device_info *info)
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, info, sizeof(*info));
 	return ioc_call(fd, &c);
 }
 
 /* REG_MR by write(); the handle or -errno. */
-static inline int hca_reg_mr(int fd, __u32 pd, void *addr, size_t len,
+static inline int ovbtest_reg_mr(int fd, __u32 pd, void *addr, size_t len,
 			     __u32 access)
 {
 	struct ib_uverbs_reg_mr_resp resp = {};
@@ -206,7 +206,7 @@ static inline int hca_reg_mr(int fd, __u32 pd, void *addr, size_t len,
 	return ret < 0 ? (int)ret : (int)resp.mr_handle;
 }
 
-static inline int hca_dereg_mr(int fd, __u32 handle)
+static inline int ovbtest_dereg_mr(int fd, __u32 handle)
 {
 	struct ib_uverbs_dereg_mr req = { .mr_handle = handle };
 	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DEREG_MR, &req,
@@ -216,12 +216,12 @@ static inline int hca_dereg_mr(int fd, __u32 handle)
 }
 
 /* CHAN_CREATE with everything optional too; the handle or -errno. */
-static inline int hca_chan_create(int fd, __u32 pd, __u32 depth, __u32 *id)
+static inline int ovbtest_chan_create(int fd, __u32 pd, __u32 depth, __u32 *id)
 {
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_PD, pd);
 	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &depth, sizeof(depth));
@@ -231,35 +231,35 @@ static inline int hca_chan_create(int fd, __u32 pd, __u32 depth, __u32 *id)
 	return ret ? ret : (int)c.attrs[0].data;
 }
 
-static inline int hca_chan_destroy(int fd, __u32 chan,
+static inline int ovbtest_chan_destroy(int fd, __u32 chan,
 				   struct ovbtest_chan_stats *st)
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_DESTROY);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_DESTROY);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_DESTROY_HANDLE, chan);
 	if (st)
 		ioc_out(&c, OVBTEST_ATTR_CHAN_DESTROY_STATS, st, sizeof(*st));
 	return ioc_call(fd, &c);
 }
 
-static inline int hca_chan_query(int fd, __u32 chan,
+static inline int ovbtest_chan_query(int fd, __u32 chan,
 				 struct ovbtest_chan_stats *st)
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_QUERY);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_QUERY);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_QUERY_HANDLE, chan);
 	ioc_out(&c, OVBTEST_ATTR_CHAN_QUERY_STATS, st, sizeof(*st));
 	return ioc_call(fd, &c);
 }
 
 /* The COPY call, for tests to take apart; ioc_call() runs it. */
-static inline void hca_copy_call(struct ioc *c, __u32 chan, __u32 src,
+static inline void ovbtest_copy_call(struct ioc *c, __u32 chan, __u32 src,
 				 __u32 dst, struct ovbtest_copy_desc *desc,
 				 __u64 *seq)
 {
-	hca_ioc_init(c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_COPY);
+	ovbtest_ioc_init(c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_COPY);
 	ioc_obj(c, OVBTEST_ATTR_CHAN_COPY_HANDLE, chan);
 	ioc_obj(c, OVBTEST_ATTR_CHAN_COPY_SRC_MR, src);
 	ioc_obj(c, OVBTEST_ATTR_CHAN_COPY_DST_MR, dst);
@@ -268,7 +268,7 @@ static inline void hca_copy_call(struct ioc *c, __u32 chan, __u32 src,
 		ioc_out(c, OVBTEST_ATTR_CHAN_COPY_SEQ, seq, sizeof(*seq));
 }
 
-static inline int hca_copy(int fd, __u32 chan, __u32 src, __u64 src_off,
+static inline int ovbtest_copy(int fd, __u32 chan, __u32 src, __u64 src_off,
 			   __u32 dst, __u64 dst_off, __u32 len, __u64 *seq)
 {
 	struct ovbtest_copy_desc desc = {
@@ -276,8 +276,8 @@ static inline int hca_copy(int fd, __u32 chan, __u32 src, __u64 src_off,
 	};
 	struct ioc c;
 
-	hca_copy_call(&c, chan, src, dst, &desc, seq);
+	ovbtest_copy_call(&c, chan, src, dst, &desc, seq);
 	return ioc_call(fd, &c);
 }
 
-#endif /* HCA_LIB_H */
+#endif /* OVBTEST_LIB_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The ioctl paths of the XRC, WQ, RWQ indirection table and flow objects
- * on the test HCA (selftests/hca/), raw RDMA_VERBS_IOCTL calls on
- * whichever ib_uverbs is loaded; uverbs_hca_xrc covers their write()
+ * on the test HCA (selftests/ovbtest/), raw RDMA_VERBS_IOCTL calls on
+ * whichever ib_uverbs is loaded; uverbs_ovbtest_xrc covers their write()
  * paths.  What 6.1 offers over ioctl for them:
  *  - QP_CREATE of an XRC TGT QP (through an XRCD, nothing else) and of an
  *    XRC INI QP (PD and send CQ, no SRQ, no XRCD), QP_DESTROY's response;
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "hca_xrc.h"
+#include "ovbtest_xrc.h"
 
 enum { EV_QP_FATAL = 1, EV_SRQ_ERR = 14, EV_WQ_FATAL = 19 };
 
@@ -37,7 +37,7 @@ static int raise_ev(int fd, __u16 object, __u32 handle, __u32 type)
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
+	ovbtest_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
 	ioc_obj(&c, OVBTEST_ATTR_RAISE_HANDLE, handle);
 	ioc_in(&c, OVBTEST_ATTR_RAISE_EVENT, &type, sizeof(type));
 	return ioc_call(fd, &c);
@@ -69,7 +69,7 @@ static int qp_create(int fd, __u32 type, const struct qp_objs *o,
 		cap.max_send_wr = 4;
 		cap.max_send_sge = 1;
 	}
-	hca_ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
 	ioc_obj(&c, UVERBS_ATTR_CREATE_QP_HANDLE, 0);
 	obj_if(&c, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, o->xrcd);
 	obj_if(&c, UVERBS_ATTR_CREATE_QP_PD_HANDLE, o->pd);
@@ -100,7 +100,7 @@ static int qp_destroy(int fd, __u32 handle)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
 	ioc_obj(&c, UVERBS_ATTR_DESTROY_QP_HANDLE, handle);
 	ioc_out(&c, UVERBS_ATTR_DESTROY_QP_RESP, &resp, sizeof(resp));
 	ret = ioc_call(fd, &c);
@@ -121,7 +121,7 @@ static int srq_create(int fd, __u32 type, const struct srq_objs *o,
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE);
 	ioc_obj(&c, UVERBS_ATTR_CREATE_SRQ_HANDLE, 0);
 	obj_if(&c, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, o->pd);
 	obj_if(&c, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE, o->xrcd);
@@ -151,7 +151,7 @@ static int srq_destroy(int fd, __u32 handle)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY);
 	ioc_obj(&c, UVERBS_ATTR_DESTROY_SRQ_HANDLE, handle);
 	ioc_out(&c, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp, sizeof(resp));
 	ret = ioc_call(fd, &c);
@@ -168,7 +168,7 @@ static int wq_create(int fd, long long pd, long long cq, __u32 type,
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE);
 	ioc_obj(&c, UVERBS_ATTR_CREATE_WQ_HANDLE, 0);
 	obj_if(&c, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, pd);
 	obj_if(&c, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, cq);
@@ -199,7 +199,7 @@ static int wq_destroy(int fd, __u32 handle)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY);
 	ioc_obj(&c, UVERBS_ATTR_DESTROY_WQ_HANDLE, handle);
 	ioc_out(&c, UVERBS_ATTR_DESTROY_WQ_RESP, &resp.events_reported,
 		sizeof(resp.events_reported));
@@ -213,7 +213,7 @@ static int destroy_by_ioctl(int fd, __u16 object, __u16 method, __u16 attr,
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, object, method);
+	ovbtest_ioc_init(&c, object, method);
 	ioc_obj(&c, attr, handle);
 	return ioc_call(fd, &c);
 }
@@ -264,17 +264,17 @@ FIXTURE(xioc) {
 
 FIXTURE_SETUP(xioc)
 {
-	char name[] = "/tmp/uverbs_hca_xrc_ioctl.XXXXXX";
+	char name[] = "/tmp/uverbs_ovbtest_xrc_ioctl.XXXXXX";
 	struct ib_uverbs_create_cq_resp cq = {};
 
 	self->fd = self->fd2 = self->afd = self->file = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_ctx();
+	self->fd = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd);
-	self->afd = hca_async_fd(self->fd);
+	self->afd = ovbtest_async_fd(self->fd);
 	ASSERT_LE(0, self->afd);
 	ASSERT_EQ(0, fcntl(self->afd, F_SETFL, O_NONBLOCK));
-	self->fd2 = hca_open_ctx();
+	self->fd2 = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd2);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -450,7 +450,7 @@ TEST_F(xioc, srq_create_xrc)
 	EXPECT_LIVE(srqs, 0);
 
 	/* events to the file the create names, not the default one */
-	afd2 = hca_async_fd(self->fd);
+	afd2 = ovbtest_async_fd(self->fd);
 	ASSERT_LE(0, afd2);
 	ASSERT_EQ(0, fcntl(afd2, F_SETFL, O_NONBLOCK));
 	o.event_fd = afd2;
@@ -586,11 +586,11 @@ TEST_F(xioc, flow_destroy_and_flow_action)
 					    f));
 	EXPECT_LIVE(flows, 0);
 	/* the method without its handle */
-	hca_ioc_init(&c, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 
 	/* the ESP create 6.1 no longer has */
-	hca_ioc_init(&c, UVERBS_OBJECT_FLOW_ACTION,
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_FLOW_ACTION,
 		     UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
 	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
@@ -602,7 +602,7 @@ static int flow_action_create(int fd)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_FLOW_ACTION,
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_FLOW_ACTION,
 		     OVBTEST_METHOD_FLOW_ACTION_CREATE);
 	ioc_obj(&c, OVBTEST_ATTR_FLOW_ACTION_CREATE_HANDLE, 0);
 	ret = ioc_call(fd, &c);
@@ -673,10 +673,10 @@ FIXTURE_TEARDOWN(unload)
 
 TEST_F(unload, module_unloads)
 {
-	if (!hca_loaded())
+	if (!ovbtest_loaded())
 		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, hca_unload());
-	EXPECT_FALSE(hca_loaded());
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
 }
 
 TEST_HARNESS_MAIN

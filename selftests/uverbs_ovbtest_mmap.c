@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The three kinds of page an HCA maps through rdma_user_mmap_io(), on the
- * test HCA (selftests/hca/mmap.c): cached kernel RAM, and write-combining
+ * test HCA (selftests/ovbtest/mmap.c): cached kernel RAM, and write-combining
  * and non-cached device memory (pages of the ivshmem-plain BAR qemu/run
  * gives the guest).  Before a hot-unplug each mapping reaches its own page
  * (the driver's fill, writes the driver reads back, x86 PAT's memtype
@@ -24,7 +24,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 #define PARAM_ENTRIES	"/sys/module/" HCA_MODULE "/parameters/mmap_entries"
 #define PAT_LIST	"/sys/kernel/debug/x86/pat_memtype_list"
@@ -187,21 +187,21 @@ static int all_zero(const volatile __u64 *p)
 	return 1;
 }
 
-FIXTURE(hca_mmap) {
+FIXTURE(ovbtest_mmap) {
 	int fd;
 	struct ovbtest_alloc_ucontext_resp uctx;
 	volatile __u64 *pg[NPAGES];
 	__u64 bar;		/* bus address of BAR 2 */
 };
 
-FIXTURE_SETUP(hca_mmap)
+FIXTURE_SETUP(ovbtest_mmap)
 {
 	memset(self->pg, 0, sizeof(self->pg));
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_dev();
+	self->fd = ovbtest_open_dev();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hca_get_context(self->fd, &self->uctx));
+	ASSERT_EQ(0, ovbtest_get_context(self->fd, &self->uctx));
 	if (!(self->uctx.flags & OVBTEST_UCTX_BAR))
 		SKIP(return, "no ivshmem-plain BAR in this guest (qemu/run adds one)");
 	self->bar = ivshmem_bar_start();
@@ -213,7 +213,7 @@ FIXTURE_SETUP(hca_mmap)
 	}
 }
 
-FIXTURE_TEARDOWN(hca_mmap)
+FIXTURE_TEARDOWN(ovbtest_mmap)
 {
 	for (int i = 0; i < NPAGES; i++)
 		if (self->pg[i])
@@ -223,7 +223,7 @@ FIXTURE_TEARDOWN(hca_mmap)
 }
 
 /* Each kind reaches its own page, with the type the driver asked for. */
-TEST_F(hca_mmap, kinds_map_their_pages)
+TEST_F(ovbtest_mmap, kinds_map_their_pages)
 {
 	const __u64 wc_phys = self->bar + self->uctx.wc_bar_offset;
 	const __u64 nc_phys = self->bar + self->uctx.nc_bar_offset;
@@ -241,7 +241,7 @@ TEST_F(hca_mmap, kinds_map_their_pages)
 	self->pg[PG_DOORBELL][0] = 0xd00b;
 	self->pg[PG_WC][0] = 0x3c3c;
 	self->pg[PG_NC][0] = 0x7e7e;
-	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &info));
 	EXPECT_EQ(0xd00b, info.doorbell_value);
 	EXPECT_EQ(0x3c3c, info.wc_value);
 	EXPECT_EQ(0x7e7e, info.nc_value);
@@ -276,7 +276,7 @@ TEST_F(hca_mmap, kinds_map_their_pages)
  * or not) alive; the last munmap of the closed file ends the context and
  * so frees every entry, of every kind.
  */
-TEST_F(hca_mmap, entries_live_with_their_context)
+TEST_F(ovbtest_mmap, entries_live_with_their_context)
 {
 	struct ovbtest_alloc_ucontext_resp u;
 	volatile __u64 *pg[NPAGES];
@@ -284,9 +284,9 @@ TEST_F(hca_mmap, entries_live_with_their_context)
 	int fd;
 
 	ASSERT_LE(NPAGES, base);	/* the fixture's context */
-	fd = hca_open_dev();
+	fd = ovbtest_open_dev();
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, hca_get_context(fd, &u));
+	ASSERT_EQ(0, ovbtest_get_context(fd, &u));
 	EXPECT_EQ(base + NPAGES, read_long(PARAM_ENTRIES));
 	for (int i = 0; i < NPAGES; i++) {
 		pg[i] = map_page(fd, &u, i);
@@ -308,7 +308,7 @@ TEST_F(hca_mmap, entries_live_with_their_context)
 }
 
 /* Last: the unplug zaps every kind (rmmod ovbtest). */
-TEST_F(hca_mmap, unplug_zaps_every_kind)
+TEST_F(ovbtest_mmap, unplug_zaps_every_kind)
 {
 	const __u64 wc_phys = self->bar + self->uctx.wc_bar_offset;
 	const __u64 nc_phys = self->bar + self->uctx.nc_bar_offset;
@@ -320,8 +320,8 @@ TEST_F(hca_mmap, unplug_zaps_every_kind)
 	self->pg[PG_WC][0] = 0x3c3c;
 	self->pg[PG_NC][0] = 0x7e7e;
 
-	ASSERT_EQ(0, hca_unload());
-	ASSERT_FALSE(hca_loaded());
+	ASSERT_EQ(0, ovbtest_unload());
+	ASSERT_FALSE(ovbtest_loaded());
 
 	/* Zapped: zeroes, no SIGBUS (read before anything is written). */
 	for (i = 0; i < NPAGES; i++) {

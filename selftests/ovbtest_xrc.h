@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The XRC and WQ verbs of the write() ABI on the test HCA, raw: the
- * constants and calls uverbs_hca_xrc and uverbs_hca_async share.
+ * constants and calls uverbs_ovbtest_xrc and uverbs_ovbtest_async share.
  */
-#ifndef HCA_XRC_H
-#define HCA_XRC_H
+#ifndef OVBTEST_XRC_H
+#define OVBTEST_XRC_H
 
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 /* QP and SRQ types, QP states and modify masks of the write() ABI. */
 enum { QPT_RC = 2, QPT_UD = 4, QPT_XRC_INI = 9, QPT_XRC_TGT = 10 };
@@ -28,7 +28,7 @@ static inline int res_of(int fd, struct ovbtest_res_info *info)
 	struct ioc c;
 
 	memset(info, 0xff, sizeof(*info));
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_RES);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_RES);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_RES_INFO, info, sizeof(*info));
 	return ioc_call(fd, &c);
 }
@@ -128,4 +128,4 @@ static inline int destroy_wq(int fd, __u32 handle)
 	return destroy_wq_ev(fd, handle, NULL);
 }
 
-#endif /* HCA_XRC_H */
+#endif /* OVBTEST_XRC_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Standard verbs on the test HCA (selftests/hca/, ovbtest.ko) where the
+ * Standard verbs on the test HCA (selftests/ovbtest/, ovbtest.ko) where the
  * answer depends on how the driver behaves, checked with raw write()
  * commands (and QUERY_MR by ioctl) on whichever ib_uverbs is loaded:
  *  - UD/RC QPs through RESET -> INIT -> RTR -> RTS;
@@ -24,7 +24,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 /* QP types, states and modify masks as the write() ABI numbers them. */
 enum { QPT_RC = 2, QPT_UD = 4 };
@@ -169,7 +169,7 @@ static int query_mr(int fd, __u32 mr, struct mr_attrs *a)
 	struct ioc c;
 
 	memset(a, 0xa5, sizeof(*a));
-	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
 	ioc_obj(&c, UVERBS_ATTR_QUERY_MR_HANDLE, mr);
 	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &a->lkey, sizeof(a->lkey));
 	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &a->rkey, sizeof(a->rkey));
@@ -184,7 +184,7 @@ static struct ovbtest_device_info info_of(int fd)
 	struct ovbtest_device_info info;
 
 	memset(&info, 0xff, sizeof(info));
-	if (hca_device_info(fd, &info))
+	if (ovbtest_device_info(fd, &info))
 		memset(&info, 0xff, sizeof(info));
 	return info;
 }
@@ -246,9 +246,9 @@ FIXTURE_SETUP(hv)
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_dev();
+	self->fd = ovbtest_open_dev();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hca_get_context(self->fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
 	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
@@ -313,7 +313,7 @@ TEST_F(hv, qp_state_machine)
 		.port_num = 1,
 	};
 	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
-	/* the device has two ports (uverbs_hca_roce) and one P_Key */
+	/* the device has two ports (uverbs_ovbtest_roce) and one P_Key */
 	req.attr_mask |= QP_QKEY;
 	req.port_num = 3;
 	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &req));
@@ -510,10 +510,10 @@ TEST_F(hv, mcast_left_attached_freed_on_close)
 	char path[PATH_MAX];
 	int fd, pd, a, b;
 
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 0));
+	ASSERT_EQ(0, ovbtest_dev_path(path, sizeof(path), 0));
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, hca_get_context(fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(fd, &uctx));
 	pd = raw_alloc_pd(fd);
 	ASSERT_LE(0, pd);
 	ASSERT_EQ(0, raw_create_cq(fd, 8, 0, -1, 2, &cr));
@@ -549,10 +549,10 @@ TEST_F(hv, mcast_refused_pair_then_close)
 	char path[PATH_MAX];
 	int fd, pd, qp;
 
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 0));
+	ASSERT_EQ(0, ovbtest_dev_path(path, sizeof(path), 0));
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, hca_get_context(fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(fd, &uctx));
 	pd = raw_alloc_pd(fd);
 	ASSERT_LE(0, pd);
 	ASSERT_EQ(0, raw_create_cq(fd, 8, 0, -1, 3, &cr));
@@ -598,8 +598,8 @@ TEST_F(hv, rereg_access_in_place)
 	EXPECT_EQ(BUF_LEN, q.length);
 	EXPECT_EQ((uintptr_t)self->buf, q.iova);
 
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
-	EXPECT_EQ(-ENOENT, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	EXPECT_EQ(-ENOENT, ovbtest_dereg_mr(self->fd, mr));
 	EXPECT_EQ(self->base.mrs, info_of(self->fd).mrs);
 }
 
@@ -643,19 +643,19 @@ TEST_F(hv, rereg_translation_new_mr)
 	ASSERT_LE(0, src);
 	for (i = 0; i < 4096; i++)
 		self->buf[BUF_LEN - 4096 + i] = (char)(i * 3 + 1);
-	chan = hca_chan_create(self->fd, self->pd, 4, NULL);
+	chan = ovbtest_chan_create(self->fd, self->pd, 4, NULL);
 	ASSERT_LE(0, chan);
-	ASSERT_EQ(0, hca_copy(self->fd, chan, src, 0, mr, 100, 256, NULL));
+	ASSERT_EQ(0, ovbtest_copy(self->fd, chan, src, 0, mr, 100, 256, NULL));
 	EXPECT_EQ(0, memcmp(self->buf + BUF_LEN / 2 + 100,
 			    self->buf + BUF_LEN - 4096, 256));
 	EXPECT_EQ(0, self->buf[100]);
 	/* beyond the new length */
-	EXPECT_EQ(-ERANGE, hca_copy(self->fd, chan, src, 0, mr, BUF_LEN / 4,
+	EXPECT_EQ(-ERANGE, ovbtest_copy(self->fd, chan, src, 0, mr, BUF_LEN / 4,
 				    1, NULL));
-	EXPECT_EQ(0, hca_chan_destroy(self->fd, chan, NULL));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, src));
+	EXPECT_EQ(0, ovbtest_chan_destroy(self->fd, chan, NULL));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, src));
 
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 	EXPECT_EQ(-ENOENT, query_mr(self->fd, mr, &q));
 	EXPECT_EQ(self->base.mrs, info_of(self->fd).mrs);
 }
@@ -688,7 +688,7 @@ TEST_F(hv, rereg_pd_new_mr)
 
 	EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd1));
 	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, pd2));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 	EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd2));
 	EXPECT_EQ(self->base.mrs, info_of(self->fd).mrs);
 }
@@ -724,7 +724,7 @@ TEST_F(hv, rereg_checks)
 	EXPECT_EQ(r.lkey, q.lkey);
 	EXPECT_EQ(BUF_LEN, q.length);
 	EXPECT_EQ(self->base.mrs + 1, info_of(self->fd).mrs);
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 }
 
 /* ------------------------------------------------------------------ CQs */
@@ -776,11 +776,11 @@ TEST_F(unload, module_unloads)
 {
 	int k;
 
-	if (!hca_loaded())
+	if (!ovbtest_loaded())
 		SKIP(return, "ovbtest not loaded");
 	k = kmsg_mark();
-	ASSERT_EQ(0, hca_unload());
-	EXPECT_FALSE(hca_loaded());
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
 	/* the driver WARNs at exit if a QP, group or membership is left */
 	EXPECT_FALSE(kmsg_warned(k));
 }
@@ -798,14 +798,14 @@ TEST_F(unload, unplug_with_attached_qp)
 	char path[PATH_MAX];
 	int fd, pd, qp, k, ret;
 
-	ret = hca_load();
+	ret = ovbtest_load();
 	if (ret == -ENOENT)
 		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
 	ASSERT_EQ(0, ret);
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
+	ASSERT_EQ(0, ovbtest_dev_path(path, sizeof(path), 5000));
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, hca_get_context(fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(fd, &uctx));
 	pd = raw_alloc_pd(fd);
 	ASSERT_LE(0, pd);
 	ASSERT_EQ(0, raw_create_cq(fd, 8, 0, -1, 4, &cr));
@@ -814,8 +814,8 @@ TEST_F(unload, unplug_with_attached_qp)
 	ASSERT_EQ(0, attach(fd, qp, g, 0xc001));
 
 	k = kmsg_mark();
-	ASSERT_EQ(0, hca_unload());
-	EXPECT_FALSE(hca_loaded());
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
 	EXPECT_FALSE(kmsg_warned(k));
 	EXPECT_EQ(-EIO, detach(fd, qp, g, 0xc001));
 	close(fd);

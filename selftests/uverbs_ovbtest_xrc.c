@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The verbs rdma_rxe lacks, on the test HCA (selftests/hca/, ovbtest.ko),
+ * The verbs rdma_rxe lacks, on the test HCA (selftests/ovbtest/, ovbtest.ko),
  * through raw write() commands on whichever ib_uverbs is loaded:
  *  - XRC: OPEN_XRCD on a file (O_CREAT/O_EXCL; the same inode in two
  *    uverbs files is one domain), CLOSE_XRCD refused while the domain's
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "hca_xrc.h"
+#include "ovbtest_xrc.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -115,14 +115,14 @@ FIXTURE(xrc) {
 
 FIXTURE_SETUP(xrc)
 {
-	char name[] = "/tmp/uverbs_hca_xrc.XXXXXX";
+	char name[] = "/tmp/uverbs_ovbtest_xrc.XXXXXX";
 	struct ib_uverbs_create_cq_resp cq = {};
 
 	self->fd = self->fd2 = self->file = self->file2 = self->other = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_ctx();
+	self->fd = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd);
-	self->fd2 = hca_open_ctx();
+	self->fd2 = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd2);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -232,7 +232,7 @@ TEST_F(xrc, open_xrcd_shared_inode)
 	close(self->fd2);
 	self->fd2 = -1;
 	close(self->fd);
-	self->fd = hca_open_ctx();
+	self->fd = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd);
 	EXPECT_RES(self->fd, 0, 0, 0);
 }
@@ -513,7 +513,7 @@ TEST_F(xrc, close_files_frees_everything)
 	ASSERT_LE(0, oqp);
 	EXPECT_RES(self->fd, 1, 1, 2);
 
-	fd3 = hca_open_ctx();
+	fd3 = ovbtest_open_ctx();
 	ASSERT_LE(0, fd3);
 	close(self->fd);
 	self->fd = -1;
@@ -647,7 +647,7 @@ FIXTURE_SETUP(wq)
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_ctx();
+	self->fd = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -850,10 +850,10 @@ TEST_F(wq, close_frees_everything)
 	t = create_tbl(self->fd, 1, wqs, 2, 0, 0, NULL);
 	ASSERT_LE(0, t);
 	ASSERT_LE(0, create_rss_qp(self->fd, self->pd, self->cq, t, 0, 0));
-	ASSERT_LE(0, hca_async_fd(self->fd));
+	ASSERT_LE(0, ovbtest_async_fd(self->fd));
 	ASSERT_LE(0, create_wq(self->fd, self->pd, self->cq, 0, 8, 0, NULL));
 	EXPECT_WQS(self->fd, 3, 1, 1);
-	fd2 = hca_open_ctx();
+	fd2 = ovbtest_open_ctx();
 	ASSERT_LE(0, fd2);
 	close(self->fd);
 	self->fd = -1;
@@ -925,7 +925,7 @@ static int last_flow(int fd, struct ovbtest_flow_info *info)
 	struct ioc c;
 
 	memset(info, 0xff, sizeof(*info));
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_FLOW);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_FLOW);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_FLOW_INFO, info, sizeof(*info));
 	return ioc_call(fd, &c);
 }
@@ -982,7 +982,7 @@ FIXTURE_SETUP(flow)
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_ctx();
+	self->fd = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
@@ -1193,10 +1193,10 @@ FIXTURE_TEARDOWN(unload)
 
 TEST_F(unload, module_unloads)
 {
-	if (!hca_loaded())
+	if (!ovbtest_loaded())
 		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, hca_unload());
-	EXPECT_FALSE(hca_loaded());
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
 }
 
 TEST_HARNESS_MAIN

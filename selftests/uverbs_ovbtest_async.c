@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Asynchronous events of the objects rdma_rxe lacks, on the test HCA
- * (selftests/hca/async.c raises one when asked, as the hardware would):
+ * (selftests/ovbtest/async.c raises one when asked, as the hardware would):
  *  - an XRC TGT QP: raised through any handle of it, the creator's or an
  *    OPEN_QP handle in another process, the event reaches the creator's
  *    file with the creator's user handle (ib_core's shared-QP handler
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "hca_xrc.h"
+#include "ovbtest_xrc.h"
 
 /* enum ib_event_type */
 enum {
@@ -41,7 +41,7 @@ static int raise_ev(int fd, __u16 object, __u32 handle, __u32 type)
 	struct ioc c;
 
 	/* the method has one id in each object */
-	hca_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
+	ovbtest_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
 	ioc_obj(&c, OVBTEST_ATTR_RAISE_HANDLE, handle);
 	ioc_in(&c, OVBTEST_ATTR_RAISE_EVENT, &type, sizeof(type));
 	return ioc_call(fd, &c);
@@ -60,7 +60,7 @@ static int next_ev(int afd, struct ib_uverbs_async_event_desc *ev)
 /* The async fd of a fresh context, made non-blocking; -errno on failure. */
 static int nonblock_async_fd(int fd)
 {
-	int afd = hca_async_fd(fd);
+	int afd = ovbtest_async_fd(fd);
 
 	if (afd < 0)
 		return afd;
@@ -122,7 +122,7 @@ FIXTURE_SETUP(async)
 
 	self->fd = self->afd = self->file = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_ctx();
+	self->fd = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd);
 	/* first: objects made before it have no event file */
 	self->afd = nonblock_async_fd(self->fd);
@@ -131,7 +131,7 @@ FIXTURE_SETUP(async)
 	ASSERT_LE(0, self->pd);
 	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
 	self->cq = cq.cq_handle;
-	strcpy(self->name, "/tmp/uverbs_hca_async.XXXXXX");
+	strcpy(self->name, "/tmp/uverbs_ovbtest_async.XXXXXX");
 	self->file = mkstemp(self->name);
 	ASSERT_LE(0, self->file);
 }
@@ -173,7 +173,7 @@ FIXTURE_TEARDOWN(async)
 
 static void opener(const char *name, int to_parent, int from_parent)
 {
-	int fd = hca_open_ctx(), afd, file, x, h1, h2;
+	int fd = ovbtest_open_ctx(), afd, file, x, h1, h2;
 	struct ib_uverbs_async_event_desc ev;
 	__u32 qpn;
 	char go;
@@ -412,10 +412,10 @@ FIXTURE_TEARDOWN(unload)
 
 TEST_F(unload, module_unloads)
 {
-	if (!hca_loaded())
+	if (!ovbtest_loaded())
 		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, hca_unload());
-	EXPECT_FALSE(hca_loaded());
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
 }
 
 TEST_HARNESS_MAIN

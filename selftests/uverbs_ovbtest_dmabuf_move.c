@@ -26,7 +26,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 #define PG		4096UL
 #define NPAGES		8
@@ -57,7 +57,7 @@ static int dmabuf_alloc(int fd, __u32 npages)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE,
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
 		     OVBTEST_METHOD_DEVICE_DMABUF_ALLOC);
 	ioc_in(&c, OVBTEST_ATTR_DMABUF_ALLOC_PAGES, &npages, sizeof(npages));
 	ioc_out(&c, OVBTEST_ATTR_DMABUF_ALLOC_FD, &dfd, sizeof(dfd));
@@ -70,7 +70,7 @@ static int dmabuf_move(int fd, __s32 dfd, __u32 *moves)
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE,
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
 		     OVBTEST_METHOD_DEVICE_DMABUF_MOVE);
 	ioc_in(&c, OVBTEST_ATTR_DMABUF_MOVE_FD, &dfd, sizeof(dfd));
 	ioc_out(&c, OVBTEST_ATTR_DMABUF_MOVE_MOVES, moves, sizeof(*moves));
@@ -85,7 +85,7 @@ static int reg_dmabuf(int fd, __u32 pd, __s32 dfd, __u32 flags)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
 	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
 	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd);
 	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
@@ -130,18 +130,18 @@ FIXTURE_SETUP(move)
 	self->ubuf = MAP_FAILED;
 	self->cpu = MAP_FAILED;
 	HCA_SETUP_LOAD();
-	ASSERT_EQ(0, hca_load_module(EXP_MODULE));
-	self->fd = hca_open_dev();
+	ASSERT_EQ(0, ovbtest_load_module(EXP_MODULE));
+	self->fd = ovbtest_open_dev();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hca_get_context(self->fd, &(struct ovbtest_alloc_ucontext_resp){}));
+	ASSERT_EQ(0, ovbtest_get_context(self->fd, &(struct ovbtest_alloc_ucontext_resp){}));
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
 	self->ubuf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->ubuf);
-	self->umr = hca_reg_mr(self->fd, self->pd, self->ubuf, BUF_LEN, RW);
+	self->umr = ovbtest_reg_mr(self->fd, self->pd, self->ubuf, BUF_LEN, RW);
 	ASSERT_LE(0, self->umr);
-	self->chan = hca_chan_create(self->fd, self->pd, 8, NULL);
+	self->chan = ovbtest_chan_create(self->fd, self->pd, 8, NULL);
 	ASSERT_LE(0, self->chan);
 	self->dfd = dmabuf_alloc(self->fd, NPAGES);
 	ASSERT_LE(0, self->dfd);
@@ -179,7 +179,7 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 
 	/* DMA into the buffer, seen by the CPU */
 	fill(self->ubuf, BUF_LEN, 1);
-	ASSERT_EQ(0, hca_copy(self->fd, self->chan, self->umr, 0, mr, 0,
+	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 			      BUF_LEN, NULL));
 	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 1));
 
@@ -193,7 +193,7 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 
 	/* The CPU writes the new pages; the HCA's next DMA remaps, sees them */
 	fill(self->cpu, BUF_LEN, 2);
-	ASSERT_EQ(0, hca_copy(self->fd, self->chan, mr, 0, self->umr, 0,
+	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, mr, 0, self->umr, 0,
 			      BUF_LEN, NULL));
 	EXPECT_EQ(self->remaps + 1, param(HCA_PARAM("dmabuf_remaps")));
 	EXPECT_EQ(1, param(EXP_PARAM("mappings")));
@@ -201,7 +201,7 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 
 	/* and writes into them */
 	fill(self->ubuf, BUF_LEN, 3);
-	ASSERT_EQ(0, hca_copy(self->fd, self->chan, self->umr, 0, mr, 0,
+	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 			      BUF_LEN, NULL));
 	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 3));
 	EXPECT_EQ(self->remaps + 1, param(HCA_PARAM("dmabuf_remaps")));
@@ -210,7 +210,7 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(2, moves);
 	EXPECT_EQ(self->notifies + 2, param(HCA_PARAM("dmabuf_move_notifies")));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
 	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
 	EXPECT_EQ(0, param(EXP_PARAM("pins")));
@@ -230,7 +230,7 @@ TEST_F(move, pinned_mr_keeps_the_buffer)
 	EXPECT_EQ(-EBUSY, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(0, moves);
 	EXPECT_EQ(self->notifies, param(HCA_PARAM("dmabuf_move_notifies")));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 	EXPECT_EQ(0, param(EXP_PARAM("pins")));
 	/* with no importer left it moves */
 	EXPECT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
@@ -274,7 +274,7 @@ static void *race_copier(void *arg)
 
 		if (mr < 0)
 			continue;
-		ret = hca_copy(r->fd, r->chan, r->umr, 0, mr, 0, BUF_LEN, NULL);
+		ret = ovbtest_copy(r->fd, r->chan, r->umr, 0, mr, 0, BUF_LEN, NULL);
 		if (!ret)
 			r->copies++;
 		/* the MR went meanwhile, or its dereg holds it */
@@ -291,7 +291,7 @@ static void *race_dereg(void *arg)
 	while (!r->stop) {
 		int mr = r->mr, ret;
 
-		ret = hca_dereg_mr(r->fd, mr);
+		ret = ovbtest_dereg_mr(r->fd, mr);
 		if (ret == -EBUSY)
 			continue;	/* a COPY holds it */
 		if (ret) {
@@ -341,7 +341,7 @@ TEST_F(move, moves_copies_and_deregs_race)
 	if (r.copies)
 		EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 4));
 	if (r.mr >= 0)
-		EXPECT_EQ(0, hca_dereg_mr(self->fd, r.mr));
+		EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, r.mr));
 	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
 	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
 	EXPECT_EQ(0, param(EXP_PARAM("pins")));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The test HCA (selftests/hca/, ovbtest.ko) as a two-port device, port 1
+ * The test HCA (selftests/ovbtest/, ovbtest.ko) as a two-port device, port 1
  * InfiniBand and port 2 Ethernet (RoCE v1 and v2, over the module's own
  * netdev ovbeth<N>), as mlx4 with one port of each, or mlx5/irdma/qedr
  * for the Ethernet port, meet ib_uverbs:
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 enum { QPT_RC = 2, QPT_UD = 4 };
 enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS };
@@ -93,7 +93,7 @@ static int query_port_ioctl(int fd, __u8 port,
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
 	ioc_const(&c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, port);
 	ioc_out(&c, UVERBS_ATTR_QUERY_PORT_RESP, resp, sizeof(*resp));
 	return ioc_call(fd, &c);
@@ -106,7 +106,7 @@ static int gid_table(int fd, struct ib_uverbs_gid_entry *e, size_t max)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
 	ioc_const(&c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*e));
 	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, e,
 		max * sizeof(*e));
@@ -122,7 +122,7 @@ static int gid_entry(int fd, __u32 port, __u32 index,
 	struct ioc c;
 
 	memset(e, 0xa5, sizeof(*e));
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
 	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port);
 	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, index);
 	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
@@ -172,7 +172,7 @@ static int last_av(int fd, struct ovbtest_av_info *av)
 	struct ioc c;
 
 	memset(av, 0xa5, sizeof(*av));
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_AV);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_AV);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_AV_INFO, av, sizeof(*av));
 	return ioc_call(fd, &c);
 }
@@ -243,7 +243,7 @@ static int create_ah_ioctl(int fd, __u32 pd, struct ib_uverbs_ah_attr attr,
 	int ret;
 
 	memset(av, 0xa5, sizeof(*av));
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
 	ioc_const(&c, UVERBS_ATTR_WRITE_CMD, IB_USER_VERBS_CMD_CREATE_AH);
 	ioc_in(&c, UVERBS_ATTR_CORE_IN, &req, sizeof(req));
 	ioc_out(&c, UVERBS_ATTR_CORE_OUT, &resp, sizeof(resp));
@@ -351,7 +351,7 @@ static struct ovbtest_device_info info_of(int fd)
 	struct ovbtest_device_info info;
 
 	memset(&info, 0xff, sizeof(info));
-	if (hca_device_info(fd, &info))
+	if (ovbtest_device_info(fd, &info))
 		memset(&info, 0xff, sizeof(info));
 	return info;
 }
@@ -375,9 +375,9 @@ FIXTURE_SETUP(roce)
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_dev();
+	self->fd = ovbtest_open_dev();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hca_get_context(self->fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
 	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
@@ -777,7 +777,7 @@ TEST_F(roce, mcast_released_at_close)
 	int fd2, pd, qp, ib;
 	struct ib_uverbs_create_cq_resp cq = {};
 
-	fd2 = hca_open_ctx();
+	fd2 = ovbtest_open_ctx();
 	ASSERT_LE(0, fd2);
 	pd = raw_alloc_pd(fd2);
 	ASSERT_LE(0, pd);

@@ -29,7 +29,7 @@
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 #define PG		4096UL
 #define MR_LEN		(16 * PG)
@@ -92,7 +92,7 @@ static int dmabuf_alloc(int fd, __u32 npages, long flags)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE,
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
 		     OVBTEST_METHOD_DEVICE_DMABUF_ALLOC);
 	ioc_in(&c, OVBTEST_ATTR_DMABUF_ALLOC_PAGES, &npages, sizeof(npages));
 	if (flags >= 0)
@@ -111,7 +111,7 @@ static int reg_dmabuf(int fd, __u32 pd, __u64 offset, __u64 length,
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
 	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
 	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd);
 	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
@@ -137,7 +137,7 @@ static int query_mr(int fd, __u32 h, __u32 *lkey, __u32 *rkey, __u64 *len,
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
 	ioc_obj(&c, UVERBS_ATTR_QUERY_MR_HANDLE, h);
 	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LKEY, lkey, sizeof(*lkey));
 	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_RKEY, rkey, sizeof(*rkey));
@@ -149,7 +149,7 @@ static int query_mr(int fd, __u32 h, __u32 *lkey, __u32 *rkey, __u64 *len,
 static int live_mrs(int fd)
 {
 	struct ovbtest_device_info info = {};
-	int ret = hca_device_info(fd, &info);
+	int ret = ovbtest_device_info(fd, &info);
 
 	return ret ? ret : (int)info.mrs;
 }
@@ -189,18 +189,18 @@ FIXTURE_SETUP(dmabuf)
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	ASSERT_EQ(0, hca_load_module(EXP_MODULE));
-	self->fd = hca_open_dev();
+	ASSERT_EQ(0, ovbtest_load_module(EXP_MODULE));
+	self->fd = ovbtest_open_dev();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hca_get_context(self->fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
 	self->buf = mmap(NULL, MR_LEN, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf);
-	self->mr = hca_reg_mr(self->fd, self->pd, self->buf, MR_LEN, RW);
+	self->mr = ovbtest_reg_mr(self->fd, self->pd, self->buf, MR_LEN, RW);
 	ASSERT_LE(0, self->mr);
-	self->chan = hca_chan_create(self->fd, self->pd, 8, NULL);
+	self->chan = ovbtest_chan_create(self->fd, self->pd, 8, NULL);
 	ASSERT_LE(0, self->chan);
 }
 
@@ -285,33 +285,33 @@ static void copy_roundtrip(struct __test_metadata *_metadata,
 
 	/* user memory -> dma-buf: all of the MR, in two copies */
 	fill(self->buf, MR_LEN, 3);
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, self->mr, 0, h, 0, 5 * PG,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 5 * PG,
 			      NULL));
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, self->mr, 5 * PG, h,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 5 * PG, h,
 			      5 * PG, 3 * PG, NULL));
 	EXPECT_EQ(-1, differs(p, 8 * PG, 3));
 
 	/* dma-buf -> user memory, at odd offsets across page boundaries */
 	fill(p, 8 * PG, 11);
 	memset(self->buf, 0, MR_LEN);
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, h, 1000, self->mr, 77,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 1000, self->mr, 77,
 			      3 * PG + 5, NULL));
 	EXPECT_EQ(-1, nonzero(self->buf, 77));
 	EXPECT_EQ(0, memcmp(self->buf + 77, p + 1000, 3 * PG + 5));
 	EXPECT_EQ(-1, nonzero(self->buf + 77 + 3 * PG + 5,
 			      MR_LEN - 77 - 3 * PG - 5));
 	/* outside the dma-buf MR */
-	EXPECT_EQ(-ERANGE, hca_copy(self->fd, self->chan, self->mr, 0, h,
+	EXPECT_EQ(-ERANGE, ovbtest_copy(self->fd, self->chan, self->mr, 0, h,
 				    8 * PG - 4, 8, NULL));
-	EXPECT_EQ(-ERANGE, hca_copy(self->fd, self->chan, h, 8 * PG, self->mr,
+	EXPECT_EQ(-ERANGE, ovbtest_copy(self->fd, self->chan, h, 8 * PG, self->mr,
 				    0, 1, NULL));
 
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, h));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
 	EXPECT_EQ(mrs, live_mrs(self->fd));
 	EXPECT_EQ(0, exp_count("attachments"));
 	EXPECT_EQ(0, exp_count("mappings"));
 	EXPECT_EQ(0, exp_count("pins"));
-	EXPECT_EQ(-ENOENT, hca_dereg_mr(self->fd, h));
+	EXPECT_EQ(-ENOENT, ovbtest_dereg_mr(self->fd, h));
 	/* the buffer is the exporter's again, unchanged */
 	EXPECT_EQ(-1, differs(p, 8 * PG, 11));
 	munmap(p, 8 * PG);
@@ -351,12 +351,12 @@ TEST_F(dmabuf, window_inside_the_buffer)
 	ASSERT_LE(0, h);
 
 	fill(self->buf, MR_LEN, 5);
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, self->mr, 0, h, 0, len,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, len,
 			      NULL));
 	EXPECT_EQ(-1, nonzero(p, off));
 	EXPECT_EQ(-1, differs(p + off, len, 5));
 	EXPECT_EQ(-1, nonzero(p + off + len, 8 * PG - off - len));
-	EXPECT_EQ(-ERANGE, hca_copy(self->fd, self->chan, self->mr, 0, h, 1,
+	EXPECT_EQ(-ERANGE, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 1,
 				    len, NULL));
 
 	/* the last page alone, as a second MR of the same buffer */
@@ -365,15 +365,15 @@ TEST_F(dmabuf, window_inside_the_buffer)
 	ASSERT_LE(0, h2);
 	EXPECT_EQ(2, exp_count("attachments"));
 	/* dma-buf MR to dma-buf MR */
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, h, 10, h2, 20, 3000, NULL));
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 10, h2, 20, 3000, NULL));
 	EXPECT_EQ(0, memcmp(p + 7 * PG + 20, p + off + 10, 3000));
 	memset(self->buf, 0, MR_LEN);
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, h2, 0, self->mr, 0, PG,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h2, 0, self->mr, 0, PG,
 			      NULL));
 	EXPECT_EQ(0, memcmp(self->buf, p + 7 * PG, PG));
 
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, h2));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, h));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h2));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
 	EXPECT_EQ(0, exp_count("attachments"));
 	munmap(p, 8 * PG);
 	close(dfd);
@@ -452,9 +452,9 @@ TEST_F(dmabuf, read_only_and_rereg)
 	ASSERT_LE(0, dfd);
 	h = reg_dmabuf(self->fd, self->pd, 0, 2 * PG, 0, dfd, 0, NULL, NULL);
 	ASSERT_LE(0, h);
-	EXPECT_EQ(-EACCES, hca_copy(self->fd, self->chan, self->mr, 0, h, 0, 8,
+	EXPECT_EQ(-EACCES, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 8,
 				    NULL));
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, h, 0, self->mr, 0, 8,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 0, 8,
 			      NULL));
 	req.mr_handle = h;
 	EXPECT_EQ(-EOPNOTSUPP, (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR,
@@ -463,7 +463,7 @@ TEST_F(dmabuf, read_only_and_rereg)
 	req.pd_handle = self->pd;
 	EXPECT_EQ(-EOPNOTSUPP, (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR,
 					    &req, sizeof(req), sizeof(resp)));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, h));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
 	close(dfd);
 }
 
@@ -482,13 +482,13 @@ TEST_F(dmabuf, dmabuf_fd_closed_before_dereg)
 
 	/* still works: in, and back out elsewhere */
 	fill(self->buf, 4 * PG, 9);
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, self->mr, 0, h, 0, 4 * PG,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 4 * PG,
 			      NULL));
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, h, 0, self->mr, 8 * PG,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 8 * PG,
 			      4 * PG, NULL));
 	EXPECT_EQ(0, memcmp(self->buf, self->buf + 8 * PG, 4 * PG));
 
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, h));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
 	EXPECT_EQ(buffers, exp_count("buffers"));
 	EXPECT_EQ(0, exp_count("attachments"));
 }
@@ -507,7 +507,7 @@ TEST_F(dmabuf, uverbs_close_frees_a_live_dmabuf_mr)
 	mrs = live_mrs(self->fd);
 	ASSERT_LE(2, mrs);
 
-	fd2 = hca_open_dev();
+	fd2 = ovbtest_open_dev();
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, close(self->fd));
 	self->fd = -1;
@@ -515,7 +515,7 @@ TEST_F(dmabuf, uverbs_close_frees_a_live_dmabuf_mr)
 	EXPECT_EQ(0, exp_count("attachments"));
 	EXPECT_EQ(0, exp_count("mappings"));
 	/* a second file's context sees the device empty */
-	ASSERT_EQ(0, hca_get_context(fd2, &(struct ovbtest_alloc_ucontext_resp){}));
+	ASSERT_EQ(0, ovbtest_get_context(fd2, &(struct ovbtest_alloc_ucontext_resp){}));
 	EXPECT_EQ(0, live_mrs(fd2));
 	close(fd2);
 }
@@ -545,16 +545,16 @@ TEST_F(dmabuf, unplug_with_a_live_dmabuf_mr)
 	ASSERT_EQ(0, close(dfd2));
 	EXPECT_EQ(2, exp_count("buffers"));
 	fill(self->buf, 4 * PG, 21);
-	EXPECT_EQ(0, hca_copy(self->fd, self->chan, self->mr, 0, h, 0, 4 * PG,
+	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 4 * PG,
 			      NULL));
 
-	ASSERT_EQ(0, hca_unload());
-	EXPECT_FALSE(hca_loaded());
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
 	EXPECT_EQ(0, exp_count("attachments"));
 	EXPECT_EQ(0, exp_count("mappings"));
 	EXPECT_EQ(0, exp_count("pins"));
 	EXPECT_EQ(1, exp_count("buffers"));
-	EXPECT_EQ(-EIO, hca_copy(self->fd, self->chan, self->mr, 0, h, 0, 8,
+	EXPECT_EQ(-EIO, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 8,
 				 NULL));
 	EXPECT_EQ(-1, differs(p, 4 * PG, 21));
 	EXPECT_EQ(0, tainted() & TAINT_WARN & ~taint);
@@ -564,7 +564,7 @@ TEST_F(dmabuf, unplug_with_a_live_dmabuf_mr)
 	EXPECT_EQ(0, exp_count("buffers"));
 	close(self->fd);
 	self->fd = -1;
-	ASSERT_EQ(0, hca_load());
+	ASSERT_EQ(0, ovbtest_load());
 }
 
 /* Without the exporter module the method has nothing to export. */
@@ -575,7 +575,7 @@ TEST_F(dmabuf, exporter_module_unloaded)
 	EXPECT_EQ(0, exp_count("buffers"));
 	ASSERT_EQ(0, exp_unload());
 	EXPECT_EQ(-EOPNOTSUPP, dmabuf_alloc(self->fd, 1, -1));
-	ASSERT_EQ(0, hca_load_module(EXP_MODULE));
+	ASSERT_EQ(0, ovbtest_load_module(EXP_MODULE));
 	dfd = dmabuf_alloc(self->fd, 1, -1);
 	EXPECT_LE(0, dfd);
 	close(dfd);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Driver-defined uverbs methods end to end: the test HCA driver
- * (selftests/hca/, ovbtest.ko) adds an object with CREATE/QUERY/DESTROY/
+ * (selftests/ovbtest/, ovbtest.ko) adds an object with CREATE/QUERY/DESTROY/
  * COPY methods, a method on the DEVICE object and an attribute on
  * CQ_CREATE, in the public <rdma/uverbs_ioctl.h> format.  Each case calls
  * them with raw RDMA_VERBS_IOCTL and expects what the in-tree 6.1
@@ -17,12 +17,12 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 #define MR_LEN	(64 * 1024)
 #define RW	(IB_UVERBS_ACCESS_LOCAL_WRITE)
 
-FIXTURE(hca) {
+FIXTURE(ovbtest) {
 	int fd;
 	int pd;
 	struct ovbtest_alloc_ucontext_resp uctx;
@@ -31,14 +31,14 @@ FIXTURE(hca) {
 };
 
 /* Loads the driver, opens its device, a context, a PD and two MRs. */
-FIXTURE_SETUP(hca)
+FIXTURE_SETUP(ovbtest)
 {
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_dev();
+	self->fd = ovbtest_open_dev();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hca_get_context(self->fd, &self->uctx));
+	ASSERT_EQ(0, ovbtest_get_context(self->fd, &self->uctx));
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
 
@@ -51,31 +51,31 @@ FIXTURE_SETUP(hca)
 	for (int i = 0; i < MR_LEN; i++)
 		self->src[i] = (char)(i * 7 + 3);
 	memset(self->dst, 0, MR_LEN);
-	self->src_mr = hca_reg_mr(self->fd, self->pd, self->src, MR_LEN, 0);
-	self->dst_mr = hca_reg_mr(self->fd, self->pd, self->dst, MR_LEN, RW);
+	self->src_mr = ovbtest_reg_mr(self->fd, self->pd, self->src, MR_LEN, 0);
+	self->dst_mr = ovbtest_reg_mr(self->fd, self->pd, self->dst, MR_LEN, RW);
 	ASSERT_LE(0, self->src_mr);
 	ASSERT_LE(0, self->dst_mr);
 }
 
-FIXTURE_TEARDOWN(hca)
+FIXTURE_TEARDOWN(ovbtest)
 {
 	if (self->fd >= 0)
 		close(self->fd);
 }
 
-TEST_F(hca, get_context_carries_driver_response)
+TEST_F(ovbtest, get_context_carries_driver_response)
 {
 	EXPECT_EQ(OVBTEST_MAGIC, self->uctx.magic);
 	EXPECT_NE(self->uctx.counters_offset, self->uctx.doorbell_offset);
 	EXPECT_EQ(0, self->uctx.counters_offset % getpagesize());
 }
 
-TEST_F(hca, device_info_is_a_driver_method_of_device)
+TEST_F(ovbtest, device_info_is_a_driver_method_of_device)
 {
 	struct ovbtest_device_info info = {};
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, &info, sizeof(info));
 	ASSERT_EQ(0, ioc_call(self->fd, &c));
 	EXPECT_TRUE(c.attrs[0].flags & UVERBS_ATTR_F_VALID_OUTPUT);
@@ -87,35 +87,35 @@ TEST_F(hca, device_info_is_a_driver_method_of_device)
 	EXPECT_LE(2, info.mrs);
 
 	/* shorter than the minimum (up to .qps) / mandatory missing */
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, &info, 8);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	/* the next method id of the driver namespace does not exist */
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO + 1);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO + 1);
 	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
 	/* another driver's id */
-	hca_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, &info, sizeof(info));
 	c.hdr.driver_id = RDMA_DRIVER_RXE;
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 }
 
-TEST_F(hca, device_info_needs_a_context)
+TEST_F(ovbtest, device_info_needs_a_context)
 {
 	struct ovbtest_device_info info;
 	char path[PATH_MAX];
 	int fd;
 
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 0));
+	ASSERT_EQ(0, ovbtest_dev_path(path, sizeof(path), 0));
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-EINVAL, hca_device_info(fd, &info));
+	EXPECT_EQ(-EINVAL, ovbtest_device_info(fd, &info));
 	close(fd);
 }
 
-TEST_F(hca, chan_create_query_destroy)
+TEST_F(ovbtest, chan_create_query_destroy)
 {
 	struct ovbtest_chan_create_resp resp = {};
 	struct ovbtest_chan_create_req req = { .cookie = 0x1122334455667788ULL };
@@ -124,7 +124,7 @@ TEST_F(hca, chan_create_query_destroy)
 	struct ioc c;
 	int chan;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_PD, self->pd);
 	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &depth, sizeof(depth));
@@ -140,7 +140,7 @@ TEST_F(hca, chan_create_query_destroy)
 	EXPECT_NE(0, id);
 
 	memset(&st, 0xff, sizeof(st));
-	ASSERT_EQ(0, hca_chan_query(self->fd, chan, &st));
+	ASSERT_EQ(0, ovbtest_chan_query(self->fd, chan, &st));
 	EXPECT_EQ(0, st.copies);
 	EXPECT_EQ(0, st.bytes);
 	EXPECT_EQ(id, st.id);
@@ -149,66 +149,66 @@ TEST_F(hca, chan_create_query_destroy)
 	/* The channel holds its PD. */
 	EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
 
-	ASSERT_EQ(0, hca_copy(self->fd, chan, self->src_mr, 0, self->dst_mr, 0,
+	ASSERT_EQ(0, ovbtest_copy(self->fd, chan, self->src_mr, 0, self->dst_mr, 0,
 			      100, NULL));
 	memset(&fin, 0, sizeof(fin));
-	ASSERT_EQ(0, hca_chan_destroy(self->fd, chan, &fin));
+	ASSERT_EQ(0, ovbtest_chan_destroy(self->fd, chan, &fin));
 	EXPECT_EQ(1, fin.copies);
 	EXPECT_EQ(100, fin.bytes);
 	EXPECT_EQ(id, fin.id);
-	EXPECT_EQ(-ENOENT, hca_chan_query(self->fd, chan, &st));
-	EXPECT_EQ(-ENOENT, hca_chan_destroy(self->fd, chan, NULL));
+	EXPECT_EQ(-ENOENT, ovbtest_chan_query(self->fd, chan, &st));
+	EXPECT_EQ(-ENOENT, ovbtest_chan_destroy(self->fd, chan, NULL));
 }
 
-TEST_F(hca, chan_create_checks)
+TEST_F(ovbtest, chan_create_checks)
 {
 	__u32 depth = 4;
 	__u64 big = 4;
 	struct ioc c;
 
-	EXPECT_EQ(-EINVAL, hca_chan_create(self->fd, self->pd, 0, NULL));
-	EXPECT_EQ(-EINVAL, hca_chan_create(self->fd, self->pd, 5000, NULL));
+	EXPECT_EQ(-EINVAL, ovbtest_chan_create(self->fd, self->pd, 0, NULL));
+	EXPECT_EQ(-EINVAL, ovbtest_chan_create(self->fd, self->pd, 5000, NULL));
 	/* a PD handle that is an MR: another object type */
-	EXPECT_EQ(-EINVAL, hca_chan_create(self->fd, self->src_mr, 4, NULL));
-	EXPECT_EQ(-ENOENT, hca_chan_create(self->fd, 999, 4, NULL));
+	EXPECT_EQ(-EINVAL, ovbtest_chan_create(self->fd, self->src_mr, 4, NULL));
+	EXPECT_EQ(-ENOENT, ovbtest_chan_create(self->fd, 999, 4, NULL));
 
 	/* the PD is mandatory */
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
 	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &depth, sizeof(depth));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	/* the depth is a u32 exactly */
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_PD, self->pd);
 	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &big, sizeof(big));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	/* an unknown driver attribute: ignored, unless mandatory */
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_CREATE);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_HANDLE, 0);
 	ioc_obj(&c, OVBTEST_ATTR_CHAN_CREATE_PD, self->pd);
 	ioc_in(&c, OVBTEST_ATTR_CHAN_CREATE_DEPTH, &depth, sizeof(depth));
 	ioc_const(&c, OVBTEST_ATTR_CHAN_CREATE_ID + 10, 1);
 	ASSERT_EQ(0, ioc_call(self->fd, &c));
-	EXPECT_EQ(0, hca_chan_destroy(self->fd, c.attrs[0].data, NULL));
+	EXPECT_EQ(0, ovbtest_chan_destroy(self->fd, c.attrs[0].data, NULL));
 	c.attrs[3].flags = UVERBS_ATTR_F_MANDATORY;
 	c.attrs[0].data = 0;
 	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
 	/* a method of the driver's object that does not exist */
-	hca_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_COPY + 1);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_CHAN, OVBTEST_METHOD_CHAN_COPY + 1);
 	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
 	/* a driver object id the driver does not define (see ovbtest-abi.h) */
-	hca_ioc_init(&c, OVBTEST_NS + 9, OVBTEST_METHOD_CHAN_CREATE);
+	ovbtest_ioc_init(&c, OVBTEST_NS + 9, OVBTEST_METHOD_CHAN_CREATE);
 	EXPECT_EQ(-EPROTONOSUPPORT, ioc_call(self->fd, &c));
 }
 
-TEST_F(hca, copy_moves_bytes_and_counts)
+TEST_F(ovbtest, copy_moves_bytes_and_counts)
 {
 	const struct ovbtest_counters *ctr;
 	__u64 seq = 0;
 	int chan;
 
-	chan = hca_chan_create(self->fd, self->pd, 8, NULL);
+	chan = ovbtest_chan_create(self->fd, self->pd, 8, NULL);
 	ASSERT_LE(0, chan);
 	ctr = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd,
 		   self->uctx.counters_offset);
@@ -217,25 +217,25 @@ TEST_F(hca, copy_moves_bytes_and_counts)
 	EXPECT_EQ(0, ctr->completions);
 
 	/* across page boundaries, at odd offsets */
-	ASSERT_EQ(0, hca_copy(self->fd, chan, self->src_mr, 1000,
+	ASSERT_EQ(0, ovbtest_copy(self->fd, chan, self->src_mr, 1000,
 			      self->dst_mr, 3001, 20000, &seq));
 	EXPECT_EQ(1, seq);
 	EXPECT_EQ(0, memcmp(self->src + 1000, self->dst + 3001, 20000));
 	EXPECT_EQ(0, self->dst[3000]);
 	EXPECT_EQ(0, self->dst[3001 + 20000]);
 	/* the whole MR, and a zero-length copy */
-	ASSERT_EQ(0, hca_copy(self->fd, chan, self->src_mr, 0, self->dst_mr, 0,
+	ASSERT_EQ(0, ovbtest_copy(self->fd, chan, self->src_mr, 0, self->dst_mr, 0,
 			      MR_LEN, &seq));
 	EXPECT_EQ(2, seq);
 	EXPECT_EQ(0, memcmp(self->src, self->dst, MR_LEN));
-	ASSERT_EQ(0, hca_copy(self->fd, chan, self->src_mr, MR_LEN,
+	ASSERT_EQ(0, ovbtest_copy(self->fd, chan, self->src_mr, MR_LEN,
 			      self->dst_mr, MR_LEN, 0, &seq));
 	EXPECT_EQ(3, seq);
 	/* the driver bumped the counters page */
 	EXPECT_EQ(3, ctr->completions);
 	EXPECT_EQ(20000 + MR_LEN, ctr->bytes);
 	munmap((void *)ctr, getpagesize());
-	EXPECT_EQ(0, hca_chan_destroy(self->fd, chan, NULL));
+	EXPECT_EQ(0, ovbtest_chan_destroy(self->fd, chan, NULL));
 }
 
 /* ---------------------------- core methods over optional driver operations */
@@ -245,7 +245,7 @@ static int dm_alloc(int fd, __u64 length, __u32 alignment)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
 	ioc_obj(&c, UVERBS_ATTR_ALLOC_DM_HANDLE, 0);
 	ioc_in(&c, UVERBS_ATTR_ALLOC_DM_LENGTH, &length, sizeof(length));
 	ioc_in(&c, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, &alignment, sizeof(alignment));
@@ -257,7 +257,7 @@ static int destroy(int fd, __u16 object, __u16 method, __u16 attr, __u32 h)
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, object, method);
+	ovbtest_ioc_init(&c, object, method);
 	ioc_obj(&c, attr, h);
 	return ioc_call(fd, &c);
 }
@@ -269,7 +269,7 @@ static int dm_mr_reg(int fd, __u32 pd, __u32 dm, __u64 offset, __u64 length,
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
 	ioc_obj(&c, UVERBS_ATTR_REG_DM_MR_HANDLE, 0);
 	ioc_in(&c, UVERBS_ATTR_REG_DM_MR_OFFSET, &offset, sizeof(offset));
 	ioc_in(&c, UVERBS_ATTR_REG_DM_MR_LENGTH, &length, sizeof(length));
@@ -282,7 +282,7 @@ static int dm_mr_reg(int fd, __u32 pd, __u32 dm, __u64 offset, __u64 length,
 	return ret ? ret : (int)c.attrs[0].data;
 }
 
-TEST_F(hca, device_memory_and_its_mrs)
+TEST_F(ovbtest, device_memory_and_its_mrs)
 {
 	__u32 lkey = 0;
 	int dm, mr;
@@ -313,7 +313,7 @@ TEST_F(hca, device_memory_and_its_mrs)
 	EXPECT_EQ(-EBUSY, destroy(self->fd, UVERBS_OBJECT_DM,
 				  UVERBS_METHOD_DM_FREE,
 				  UVERBS_ATTR_FREE_DM_HANDLE, dm));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 	EXPECT_EQ(0, destroy(self->fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
 			     UVERBS_ATTR_FREE_DM_HANDLE, dm));
 	EXPECT_EQ(-ENOENT, destroy(self->fd, UVERBS_OBJECT_DM,
@@ -328,7 +328,7 @@ static int advise(int fd, __u32 pd, __u32 advice, __u32 flags,
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
 	ioc_obj(&c, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd);
 	ioc_const(&c, UVERBS_ATTR_ADVISE_MR_ADVICE, advice);
 	ioc_const(&c, UVERBS_ATTR_ADVISE_MR_FLAGS, flags);
@@ -336,7 +336,7 @@ static int advise(int fd, __u32 pd, __u32 advice, __u32 flags,
 	return ioc_call(fd, &c);
 }
 
-TEST_F(hca, advise_mr_reaches_the_driver)
+TEST_F(ovbtest, advise_mr_reaches_the_driver)
 {
 	struct ib_uverbs_sge sge[5];
 	int i;
@@ -359,19 +359,19 @@ TEST_F(hca, advise_mr_reaches_the_driver)
 	EXPECT_EQ(-EOPNOTSUPP, advise(self->fd, self->pd, 7, 0, sge, 1));
 }
 
-TEST_F(hca, counters_create_read_destroy)
+TEST_F(ovbtest, counters_create_read_destroy)
 {
 	__u64 values[4];
 	struct ioc c;
 	int h;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
 	ioc_obj(&c, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0);
 	ASSERT_EQ(0, ioc_call(self->fd, &c));
 	h = c.attrs[0].data;
 
 	/* nothing is bound to them: the core refuses to read */
-	hca_ioc_init(&c, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
 	ioc_obj(&c, UVERBS_ATTR_READ_COUNTERS_HANDLE, h);
 	ioc_out(&c, UVERBS_ATTR_READ_COUNTERS_BUFF, values, sizeof(values));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
@@ -384,45 +384,45 @@ TEST_F(hca, counters_create_read_destroy)
 				   UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, h));
 }
 
-TEST_F(hca, copy_checks)
+TEST_F(ovbtest, copy_checks)
 {
 	struct ovbtest_copy_desc desc = { .length = 8 };
 	int chan, pd2, mr2, ro;
 	struct ioc c;
 
-	chan = hca_chan_create(self->fd, self->pd, 8, NULL);
+	chan = ovbtest_chan_create(self->fd, self->pd, 8, NULL);
 	ASSERT_LE(0, chan);
 	/* outside either MR */
-	EXPECT_EQ(-ERANGE, hca_copy(self->fd, chan, self->src_mr, MR_LEN - 4,
+	EXPECT_EQ(-ERANGE, ovbtest_copy(self->fd, chan, self->src_mr, MR_LEN - 4,
 				    self->dst_mr, 0, 8, NULL));
-	EXPECT_EQ(-ERANGE, hca_copy(self->fd, chan, self->src_mr, 0,
+	EXPECT_EQ(-ERANGE, ovbtest_copy(self->fd, chan, self->src_mr, 0,
 				    self->dst_mr, ~0ULL, 8, NULL));
 	/* the destination is read-only */
-	EXPECT_EQ(-EACCES, hca_copy(self->fd, chan, self->dst_mr, 0,
+	EXPECT_EQ(-EACCES, ovbtest_copy(self->fd, chan, self->dst_mr, 0,
 				    self->src_mr, 0, 8, NULL));
-	EXPECT_EQ(-EINVAL, hca_copy(self->fd, chan, self->src_mr, 0,
+	EXPECT_EQ(-EINVAL, ovbtest_copy(self->fd, chan, self->src_mr, 0,
 				    self->dst_mr, 0, OVBTEST_COPY_MAX + 1, NULL));
 	/* an MR of another PD */
 	pd2 = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, pd2);
-	mr2 = hca_reg_mr(self->fd, pd2, self->dst, MR_LEN, RW);
+	mr2 = ovbtest_reg_mr(self->fd, pd2, self->dst, MR_LEN, RW);
 	ASSERT_LE(0, mr2);
-	EXPECT_EQ(-EINVAL, hca_copy(self->fd, chan, self->src_mr, 0, mr2, 0, 8,
+	EXPECT_EQ(-EINVAL, ovbtest_copy(self->fd, chan, self->src_mr, 0, mr2, 0, 8,
 				    NULL));
 	/* handles of the wrong type, or of nothing */
-	EXPECT_EQ(-EINVAL, hca_copy(self->fd, self->src_mr, self->src_mr, 0,
+	EXPECT_EQ(-EINVAL, ovbtest_copy(self->fd, self->src_mr, self->src_mr, 0,
 				    self->dst_mr, 0, 8, NULL));
-	EXPECT_EQ(-EINVAL, hca_copy(self->fd, chan, chan, 0, self->dst_mr, 0,
+	EXPECT_EQ(-EINVAL, ovbtest_copy(self->fd, chan, chan, 0, self->dst_mr, 0,
 				    8, NULL));
-	EXPECT_EQ(-ENOENT, hca_copy(self->fd, chan, 1000, 0, self->dst_mr, 0,
+	EXPECT_EQ(-ENOENT, ovbtest_copy(self->fd, chan, 1000, 0, self->dst_mr, 0,
 				    8, NULL));
 	/* flags must be 0 */
 	desc.flags = 1;
-	hca_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc, NULL);
+	ovbtest_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc, NULL);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	/* the descriptor: exact size, mandatory, readable */
 	desc.flags = 0;
-	hca_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc, NULL);
+	ovbtest_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc, NULL);
 	c.attrs[3].len = sizeof(desc) - 8;
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	c.attrs[3].len = sizeof(desc) + 8;
@@ -433,27 +433,27 @@ TEST_F(hca, copy_checks)
 	c.hdr.num_attrs = 3;
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	/* an unwritable SEQ fails after the copy was made */
-	hca_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc,
+	ovbtest_copy_call(&c, chan, self->src_mr, self->dst_mr, &desc,
 		      (__u64 *)8);
 	EXPECT_EQ(-EFAULT, ioc_call(self->fd, &c));
 
 	/* a read-only MR may be a source */
-	ro = hca_reg_mr(self->fd, self->pd, self->src, MR_LEN, 0);
+	ro = ovbtest_reg_mr(self->fd, self->pd, self->src, MR_LEN, 0);
 	ASSERT_LE(0, ro);
-	EXPECT_EQ(0, hca_copy(self->fd, chan, ro, 0, self->dst_mr, 0, 8, NULL));
-	EXPECT_EQ(0, hca_chan_destroy(self->fd, chan, NULL));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, mr2));
+	EXPECT_EQ(0, ovbtest_copy(self->fd, chan, ro, 0, self->dst_mr, 0, 8, NULL));
+	EXPECT_EQ(0, ovbtest_chan_destroy(self->fd, chan, NULL));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr2));
 	EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd2));
 }
 
 /* The driver's attribute on the standard CQ_CREATE, and its udata. */
-TEST_F(hca, cq_create_driver_attribute)
+TEST_F(ovbtest, cq_create_driver_attribute)
 {
 	struct ovbtest_create_cq_resp resp = {};
 	__u32 tag = 0xabcd1234, cqe = 32;
 	struct ioc c;
 
-	hca_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
 	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
 	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
 	ioc_const(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 7);
@@ -480,7 +480,7 @@ TEST_F(hca, cq_create_driver_attribute)
 	EXPECT_EQ(32, resp.cqe);
 }
 
-TEST_F(hca, mmap_rules)
+TEST_F(ovbtest, mmap_rules)
 {
 	struct ovbtest_device_info info;
 	long pg = getpagesize();
@@ -514,7 +514,7 @@ TEST_F(hca, mmap_rules)
 		  self->uctx.doorbell_offset);
 	ASSERT_NE(MAP_FAILED, db);
 	*db = 0x5eed;
-	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &info));
 	EXPECT_EQ(0x5eed, info.doorbell_value);
 	munmap(db, pg);
 }
@@ -523,7 +523,7 @@ TEST_F(hca, mmap_rules)
  * Everything of a file goes with it, on the driver too; a mapping of the
  * file keeps it (and its context) until munmap.
  */
-TEST_F(hca, objects_freed_on_close)
+TEST_F(ovbtest, objects_freed_on_close)
 {
 	struct ovbtest_device_info before, after;
 	struct ovbtest_alloc_ucontext_resp uctx;
@@ -531,19 +531,19 @@ TEST_F(hca, objects_freed_on_close)
 	int fd, pd, i;
 	void *db;
 
-	ASSERT_EQ(0, hca_device_info(self->fd, &before));
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 0));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &before));
+	ASSERT_EQ(0, ovbtest_dev_path(path, sizeof(path), 0));
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, hca_get_context(fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(fd, &uctx));
 	pd = raw_alloc_pd(fd);
 	ASSERT_LE(0, pd);
 	for (i = 0; i < 4; i++) {
-		ASSERT_LE(0, hca_chan_create(fd, pd, 4, NULL));
-		ASSERT_LE(0, hca_reg_mr(fd, pd, self->dst, MR_LEN, RW));
+		ASSERT_LE(0, ovbtest_chan_create(fd, pd, 4, NULL));
+		ASSERT_LE(0, ovbtest_reg_mr(fd, pd, self->dst, MR_LEN, RW));
 		ASSERT_EQ(0, raw_create_cq(fd, 8, 0, -1, i, NULL));
 	}
-	ASSERT_EQ(0, hca_device_info(fd, &after));
+	ASSERT_EQ(0, ovbtest_device_info(fd, &after));
 	EXPECT_EQ(before.contexts + 1, after.contexts);
 	EXPECT_EQ(before.pds + 1, after.pds);
 	EXPECT_EQ(before.mrs + 4, after.mrs);
@@ -554,11 +554,11 @@ TEST_F(hca, objects_freed_on_close)
 		  uctx.doorbell_offset);
 	ASSERT_NE(MAP_FAILED, db);
 	close(fd);
-	ASSERT_EQ(0, hca_device_info(self->fd, &after));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &after));
 	EXPECT_EQ(before.contexts + 1, after.contexts);
 	EXPECT_EQ(before.chans + 4, after.chans);
 	munmap(db, getpagesize());
-	ASSERT_EQ(0, hca_device_info(self->fd, &after));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &after));
 	EXPECT_EQ(before.contexts, after.contexts);
 	EXPECT_EQ(before.pds, after.pds);
 	EXPECT_EQ(before.mrs, after.mrs);
@@ -582,14 +582,14 @@ TEST_F(unload, module_unloads_and_reloads)
 {
 	char path[PATH_MAX];
 
-	if (!hca_loaded())
+	if (!ovbtest_loaded())
 		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, hca_unload());
-	EXPECT_FALSE(hca_loaded());
-	EXPECT_EQ(-ENOENT, hca_dev_path(path, sizeof(path), 0));
-	ASSERT_EQ(0, hca_load());
-	ASSERT_EQ(0, hca_dev_path(path, sizeof(path), 5000));
-	ASSERT_EQ(0, hca_unload());
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
+	EXPECT_EQ(-ENOENT, ovbtest_dev_path(path, sizeof(path), 0));
+	ASSERT_EQ(0, ovbtest_load());
+	ASSERT_EQ(0, ovbtest_dev_path(path, sizeof(path), 5000));
+	ASSERT_EQ(0, ovbtest_unload());
 }
 
 TEST_HARNESS_MAIN

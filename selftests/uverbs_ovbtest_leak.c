@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * A driver object whose destroy keeps failing, through the test HCA
- * driver's STUCK object (selftests/hca/stuck.c): a user DESTROY answers
+ * driver's STUCK object (selftests/ovbtest/stuck.c): a user DESTROY answers
  * the driver's errno and leaves the handle alive; closing the uverbs file
  * retries, then 6.1 WARNs in uverbs_destroy_ufile_hw() and forgets the
  * object (RDMA_REMOVE_DRIVER_FAILURE: the driver's object leaks).  Our
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 /*
  * The WARNING line of the teardown report on both stacks: "WARNING: CPU: 1
@@ -38,7 +38,7 @@ static int stuck_create(int fd, __u32 flags, __u32 *id)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
 	ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HANDLE, 0);
 	ioc_in(&c, OVBTEST_ATTR_STUCK_CREATE_FLAGS, &flags, sizeof(flags));
 	if (id)
@@ -51,7 +51,7 @@ static int stuck_query(int fd, __u32 handle, __u32 *id)
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_QUERY);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_QUERY);
 	ioc_obj(&c, OVBTEST_ATTR_STUCK_QUERY_HANDLE, handle);
 	ioc_out(&c, OVBTEST_ATTR_STUCK_QUERY_ID, id, sizeof(*id));
 	return ioc_call(fd, &c);
@@ -61,7 +61,7 @@ static int stuck_destroy(int fd, __u32 handle)
 {
 	struct ioc c;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_DESTROY);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_DESTROY);
 	ioc_obj(&c, OVBTEST_ATTR_STUCK_DESTROY_HANDLE, handle);
 	return ioc_call(fd, &c);
 }
@@ -144,12 +144,12 @@ static struct kmsg_counts kmsg_scan(int fd)
 	return n;
 }
 
-static int hca_unload_wait(void)
+static int ovbtest_unload_wait(void)
 {
 	int i, ret = -EBUSY;
 
 	for (i = 0; i < 100; i++) {
-		ret = hca_unload();
+		ret = ovbtest_unload();
 		if (ret != -EAGAIN && ret != -EWOULDBLOCK && ret != -EBUSY)
 			break;
 		usleep(20000);
@@ -170,9 +170,9 @@ FIXTURE_SETUP(leak)
 	HCA_SETUP_LOAD();
 	self->kmsg = kmsg_open();
 	ASSERT_LE(0, self->kmsg);
-	self->fd = hca_open_ctx();
+	self->fd = ovbtest_open_ctx();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hca_device_info(self->fd, &self->base));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &self->base));
 }
 
 FIXTURE_TEARDOWN(leak)
@@ -195,12 +195,12 @@ TEST_F(leak, destroyable)
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, stuck_query(self->fd, h, &qid));
 	ASSERT_EQ(id, qid);
-	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &info));
 	ASSERT_EQ(self->base.stuck + 1, info.stuck);
 	ASSERT_EQ(0, stuck_destroy(self->fd, h));
 	ASSERT_EQ(-ENOENT, stuck_query(self->fd, h, &qid));
 	ASSERT_EQ(-ENOENT, stuck_destroy(self->fd, h));
-	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &info));
 	ASSERT_EQ(self->base.stuck, info.stuck);
 	/* One that lives to the close goes with it, silently. */
 	ASSERT_LE(0, stuck_create(self->fd, 0, NULL));
@@ -225,12 +225,12 @@ TEST_F(leak, aborted_create)
 	__u32 flags = OVBTEST_STUCK_REFUSE;
 	struct ioc c;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
 	ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HANDLE, 0);
 	ioc_in(&c, OVBTEST_ATTR_STUCK_CREATE_FLAGS, &flags, sizeof(flags));
 	ioc_out(&c, OVBTEST_ATTR_STUCK_CREATE_ID, (void *)8, sizeof(__u32));
 	ASSERT_EQ(-EFAULT, ioc_call(self->fd, &c));
-	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &info));
 	ASSERT_EQ(self->base.stuck, info.stuck);
 	ASSERT_EQ(0, kmsg_scan(self->kmsg).warnings);
 }
@@ -258,7 +258,7 @@ TEST_F(leak, refused_destroy_leaks_at_close)
 	ASSERT_EQ(-EBUSY, stuck_destroy(self->fd, h));
 	ASSERT_EQ(0, stuck_query(self->fd, h, &qid));
 	ASSERT_EQ(id, qid);
-	ASSERT_EQ(0, hca_device_info(self->fd, &info));
+	ASSERT_EQ(0, ovbtest_device_info(self->fd, &info));
 	ASSERT_EQ(self->base.stuck + 1, info.stuck);
 	ASSERT_EQ(self->base.stuck_orphans, info.stuck_orphans);
 	ASSERT_EQ(self->base.pds + 1, info.pds);
@@ -273,9 +273,9 @@ TEST_F(leak, refused_destroy_leaks_at_close)
 	ASSERT_EQ(1, log.warnings);
 
 	/* The device lives on; the driver still holds the leaked object. */
-	fd = hca_open_ctx();
+	fd = ovbtest_open_ctx();
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, hca_device_info(fd, &info));
+	ASSERT_EQ(0, ovbtest_device_info(fd, &info));
 	ASSERT_EQ(self->base.pds, info.pds);
 	ASSERT_EQ(self->base.contexts, info.contexts);
 	ASSERT_EQ(self->base.stuck + 1, info.stuck);
@@ -288,8 +288,8 @@ TEST_F(leak, refused_destroy_leaks_at_close)
 	ASSERT_EQ(0, close(fd));
 
 	/* The module frees what ib_uverbs forgot and goes quietly. */
-	ASSERT_EQ(0, hca_unload_wait());
-	ASSERT_FALSE(hca_loaded());
+	ASSERT_EQ(0, ovbtest_unload_wait());
+	ASSERT_FALSE(ovbtest_loaded());
 	log = kmsg_scan(self->kmsg);
 	ASSERT_EQ(1, log.freed);
 	ASSERT_EQ(0, log.warnings);

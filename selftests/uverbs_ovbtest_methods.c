@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Driver-defined method shapes that real drivers (mlx5 DEVX) use, through
- * the test HCA driver (selftests/hca/events.c, probe.c):
+ * the test HCA driver (selftests/ovbtest/events.c, probe.c):
  *  - a driver FD object with its own read()/poll() (EVENTS) and a method
  *    that takes it with READ access (PROBE_POST), including a close() of
  *    that FD racing the method;
@@ -26,7 +26,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hca_lib.h"
+#include "ovbtest_lib.h"
 
 #define MR0_LEN		(16 * 1024)
 #define MR1_LEN		(64 * 1024)
@@ -48,9 +48,9 @@ FIXTURE_SETUP(meth)
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = hca_open_dev();
+	self->fd = ovbtest_open_dev();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hca_get_context(self->fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
 	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 0, &cq));
@@ -61,11 +61,11 @@ FIXTURE_SETUP(meth)
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf[0]);
 	ASSERT_NE(MAP_FAILED, self->buf[1]);
-	self->mr[0] = hca_reg_mr(self->fd, self->pd, self->buf[0], MR0_LEN, 0);
-	self->mr[1] = hca_reg_mr(self->fd, self->pd, self->buf[1], MR1_LEN, 0);
+	self->mr[0] = ovbtest_reg_mr(self->fd, self->pd, self->buf[0], MR0_LEN, 0);
+	self->mr[1] = ovbtest_reg_mr(self->fd, self->pd, self->buf[1], MR1_LEN, 0);
 	ASSERT_LE(0, self->mr[0]);
 	ASSERT_LE(0, self->mr[1]);
-	self->chan = hca_chan_create(self->fd, self->pd, 8, NULL);
+	self->chan = ovbtest_chan_create(self->fd, self->pd, 8, NULL);
 	ASSERT_LE(0, self->chan);
 }
 
@@ -83,7 +83,7 @@ static int events_alloc(int fd)
 	struct ioc c;
 	int ret;
 
-	hca_ioc_init(&c, OVBTEST_OBJECT_EVENTS, OVBTEST_METHOD_EVENTS_ALLOC);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_EVENTS, OVBTEST_METHOD_EVENTS_ALLOC);
 	ioc_obj(&c, OVBTEST_ATTR_EVENTS_ALLOC_FD, 0);
 	ret = ioc_call(fd, &c);
 	return ret ? ret : (int)c.attrs[0].data;
@@ -91,7 +91,7 @@ static int events_alloc(int fd)
 
 static void post_call(struct ioc *c, __s64 evfd, __u64 *cookie, __u32 *seq)
 {
-	hca_ioc_init(c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_POST);
+	ovbtest_ioc_init(c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_POST);
 	ioc_obj(c, OVBTEST_ATTR_PROBE_POST_FD, evfd);
 	ioc_in(c, OVBTEST_ATTR_PROBE_POST_COOKIE, cookie, sizeof(*cookie));
 	if (seq)
@@ -112,7 +112,7 @@ static int any_call(int fd, __u16 method, __u64 handle,
 	struct ioc c;
 
 	memset(info, 0xff, sizeof(*info));
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, method);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, method);
 	ioc_obj(&c, OVBTEST_ATTR_PROBE_ANY_HANDLE, handle);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ANY_INFO, info, sizeof(*info));
 	return ioc_call(fd, &c);
@@ -124,7 +124,7 @@ static int mrs_call(int fd, const __u32 *h, __u16 bytes,
 	struct ioc c;
 
 	memset(info, 0xff, sizeof(*info));
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_MRS);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_MRS);
 	ioc_in(&c, OVBTEST_ATTR_PROBE_MRS_HANDLES, h, bytes);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_MRS_INFO, info, sizeof(*info));
 	return ioc_call(fd, &c);
@@ -137,7 +137,7 @@ static int enum_call(int fd, __u8 elem, const void *val, __u16 len,
 	struct ioc c;
 
 	memset(info, 0xff, sizeof(*info));
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ENUM);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ENUM);
 	a = ioc_in(&c, OVBTEST_ATTR_PROBE_ENUM_IN, val, len);
 	a->attr_data.enum_data.elem_id = elem;
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ENUM_INFO, info, sizeof(*info));
@@ -149,7 +149,7 @@ static int raw_fd_call(int fd, __s64 value, __s32 *echo)
 	struct ioc c;
 
 	*echo = 0x5a5a5a5a;
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_RAW_FD);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_RAW_FD);
 	ioc_attr(&c, OVBTEST_ATTR_PROBE_RAW_FD, 0, value);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_RAW_FD_ECHO, echo, sizeof(*echo));
 	return ioc_call(fd, &c);
@@ -206,10 +206,10 @@ TEST_F(meth, any_object_bad_handles)
 	EXPECT_EQ(-ENOENT, any_call(self->fd, OVBTEST_METHOD_PROBE_ANY_READ,
 				    pd, &info));
 	/* mandatory; an IDR attribute has no length */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_READ);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_READ);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ANY_INFO, &info, sizeof(info));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_READ);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_READ);
 	ioc_attr(&c, OVBTEST_ATTR_PROBE_ANY_HANDLE, 4, self->pd);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ANY_INFO, &info, sizeof(info));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
@@ -227,7 +227,7 @@ TEST_F(meth, any_object_write_is_exclusive)
 	EXPECT_EQ(0, info.other_object_id);
 
 	/* a second handle, READ: another object is fine */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_WRITE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_WRITE);
 	ioc_obj(&c, OVBTEST_ATTR_PROBE_ANY_HANDLE, self->pd);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ANY_INFO, &info, sizeof(info));
 	ioc_obj(&c, OVBTEST_ATTR_PROBE_ANY_OTHER, self->chan);
@@ -236,13 +236,13 @@ TEST_F(meth, any_object_write_is_exclusive)
 	EXPECT_EQ(OVBTEST_OBJECT_CHAN, info.other_object_id);
 
 	/* the same object read while this call holds it for writing */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_WRITE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_WRITE);
 	ioc_obj(&c, OVBTEST_ATTR_PROBE_ANY_HANDLE, self->pd);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ANY_INFO, &info, sizeof(info));
 	ioc_obj(&c, OVBTEST_ATTR_PROBE_ANY_OTHER, self->pd);
 	EXPECT_EQ(-EBUSY, ioc_call(self->fd, &c));
 	/* ... in the other order too */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_WRITE);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ANY_WRITE);
 	ioc_obj(&c, OVBTEST_ATTR_PROBE_ANY_OTHER, self->cq);
 	ioc_obj(&c, OVBTEST_ATTR_PROBE_ANY_HANDLE, self->cq);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ANY_INFO, &info, sizeof(info));
@@ -251,7 +251,7 @@ TEST_F(meth, any_object_write_is_exclusive)
 	/* the locks went with the calls: the objects can still be used */
 	ASSERT_EQ(0, any_call(self->fd, OVBTEST_METHOD_PROBE_ANY_WRITE,
 			      self->pd, &info));
-	EXPECT_EQ(0, hca_chan_destroy(self->fd, self->chan, NULL));
+	EXPECT_EQ(0, ovbtest_chan_destroy(self->fd, self->chan, NULL));
 	EXPECT_EQ(0, raw_destroy_cq(self->fd, self->cq, NULL));
 }
 
@@ -262,8 +262,8 @@ TEST_F(meth, typed_idr_attr_rejects_other_types)
 	__u32 h[2] = { self->mr[0], self->pd };
 	struct ovbtest_mrs_info info;
 
-	EXPECT_EQ(-EINVAL, hca_chan_query(self->fd, self->pd, &st));
-	EXPECT_EQ(-EINVAL, hca_chan_query(self->fd, self->mr[0], &st));
+	EXPECT_EQ(-EINVAL, ovbtest_chan_query(self->fd, self->pd, &st));
+	EXPECT_EQ(-EINVAL, ovbtest_chan_query(self->fd, self->mr[0], &st));
 	EXPECT_EQ(-EINVAL, mrs_call(self->fd, h, sizeof(h), &info));
 }
 
@@ -318,19 +318,19 @@ TEST_F(meth, idrs_array_of_mrs)
 
 	/* reserved set */
 	h[1] = self->mr[1];
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_MRS);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_MRS);
 	a = ioc_in(&c, OVBTEST_ATTR_PROBE_MRS_HANDLES, h, 8);
 	a->attr_data.reserved = 1;
 	ioc_out(&c, OVBTEST_ATTR_PROBE_MRS_INFO, &info, sizeof(info));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	/* mandatory */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_MRS);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_MRS);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_MRS_INFO, &info, sizeof(info));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 
 	/* nothing stayed locked: the MRs go */
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, self->mr[0]));
-	EXPECT_EQ(0, hca_dereg_mr(self->fd, self->mr[1]));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, self->mr[0]));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, self->mr[1]));
 }
 
 /* ---- ENUM_IN -------------------------------------------------------- */
@@ -367,7 +367,7 @@ TEST_F(meth, enum_in_alternatives)
 	EXPECT_EQ(-EOPNOTSUPP, enum_call(self->fd, 255, &narrow,
 					 sizeof(narrow), &info));
 	/* enum_data.reserved */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ENUM);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ENUM);
 	a = ioc_in(&c, OVBTEST_ATTR_PROBE_ENUM_IN, &narrow, sizeof(narrow));
 	a->attr_data.enum_data.reserved = 1;
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ENUM_INFO, &info, sizeof(info));
@@ -395,16 +395,16 @@ TEST_F(meth, raw_fd_range)
 	EXPECT_EQ(-EINVAL, raw_fd_call(self->fd, (__s64)INT_MIN - 1, &echo));
 	EXPECT_EQ(-EINVAL, raw_fd_call(self->fd, 1LL << 40, &echo));
 	/* a length, reserved set */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_RAW_FD);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_RAW_FD);
 	ioc_attr(&c, OVBTEST_ATTR_PROBE_RAW_FD, 4, 3);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_RAW_FD_ECHO, &echo, sizeof(echo));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_RAW_FD);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_RAW_FD);
 	ioc_attr(&c, OVBTEST_ATTR_PROBE_RAW_FD, 0, 3)->attr_data.reserved = 1;
 	ioc_out(&c, OVBTEST_ATTR_PROBE_RAW_FD_ECHO, &echo, sizeof(echo));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 	/* mandatory */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_RAW_FD);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_RAW_FD);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_RAW_FD_ECHO, &echo, sizeof(echo));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 }
@@ -480,7 +480,7 @@ TEST_F(meth, events_fd_attr_errors)
 
 	evfd = events_alloc(self->fd);
 	ASSERT_LE(0, evfd);
-	async = hca_async_fd(self->fd);
+	async = ovbtest_async_fd(self->fd);
 	ASSERT_LE(0, async);
 	ASSERT_EQ(0, pipe(pipefd));
 
@@ -492,9 +492,9 @@ TEST_F(meth, events_fd_attr_errors)
 	EXPECT_EQ(-EBADF, post(self->fd, pipefd[0], 1, NULL));
 	EXPECT_EQ(-EINVAL, post(self->fd, (1LL << 32) + evfd, 1, NULL));
 	/* one of another uverbs file (context) */
-	other_fd = hca_open_dev();
+	other_fd = ovbtest_open_dev();
 	ASSERT_LE(0, other_fd);
-	ASSERT_EQ(0, hca_get_context(other_fd, &uctx));
+	ASSERT_EQ(0, ovbtest_get_context(other_fd, &uctx));
 	other_ev = events_alloc(other_fd);
 	ASSERT_LE(0, other_ev);
 	EXPECT_EQ(-EBADF, post(self->fd, other_ev, 1, NULL));
@@ -511,7 +511,7 @@ TEST_F(meth, events_fd_attr_errors)
 	chfd = raw_create_comp_channel(self->fd);
 	ASSERT_LE(0, chfd);
 	EXPECT_EQ(-EBADF, post(self->fd, chfd, 1, NULL));
-	hca_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
 	ioc_obj(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
 	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
 	ioc_in(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, &uh, sizeof(uh));
@@ -523,7 +523,7 @@ TEST_F(meth, events_fd_attr_errors)
 	c.attrs[5].data = chfd;
 	EXPECT_EQ(0, ioc_call(self->fd, &c));
 	/* mandatory */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_POST);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_POST);
 	ioc_in(&c, OVBTEST_ATTR_PROBE_POST_COOKIE, &cookie, sizeof(cookie));
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 
@@ -615,8 +615,8 @@ TEST_F(meth, events_fd_readers_wake_when_destroyed)
 	usleep(100000);
 
 	/* the driver module cannot go while its file is open */
-	EXPECT_EQ(-EWOULDBLOCK, hca_unload());
-	EXPECT_TRUE(hca_loaded());
+	EXPECT_EQ(-EWOULDBLOCK, ovbtest_unload());
+	EXPECT_TRUE(ovbtest_loaded());
 	EXPECT_EQ(ETIMEDOUT, join_within(t, 0));
 
 	ASSERT_EQ(0, close(self->fd));
@@ -631,9 +631,9 @@ TEST_F(meth, events_fd_readers_wake_when_destroyed)
 
 	/* the last close lets the module go */
 	ASSERT_EQ(0, close(r.fd));
-	EXPECT_EQ(0, hca_unload());
-	EXPECT_FALSE(hca_loaded());
-	ASSERT_EQ(0, hca_load());
+	EXPECT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
+	ASSERT_EQ(0, ovbtest_load());
 }
 
 /*
@@ -747,7 +747,7 @@ TEST_F(meth, alloc_partly_filled_is_zero_elsewhere)
 			long nz = 0;
 
 			memset(buf, 0xa5, sizeof(buf));
-			hca_ioc_init(&c, OVBTEST_OBJECT_PROBE,
+			ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE,
 				     OVBTEST_METHOD_PROBE_ALLOC);
 			ioc_out(&c, OVBTEST_ATTR_PROBE_ALLOC_OUT, buf, sizes[s]);
 			ASSERT_EQ(0, ioc_call(self->fd, &c));
@@ -767,10 +767,10 @@ TEST_F(meth, alloc_partly_filled_is_zero_elsewhere)
 		stale += at_size;
 	}
 	/* too short, too long */
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ALLOC);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ALLOC);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ALLOC_OUT, buf, 7);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
-	hca_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ALLOC);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PROBE, OVBTEST_METHOD_PROBE_ALLOC);
 	ioc_out(&c, OVBTEST_ATTR_PROBE_ALLOC_OUT, buf, OVBTEST_ALLOC_MAX + 1);
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 

@@ -10,7 +10,7 @@
  * called): the driver's object leaks.  The driver keeps every object on a
  * device list, marks those of a context that goes as orphans (ucontext
  * dealloc) and frees what is left at module unload, without a WARN of its
- * own: selftests/uverbs_hca_leak.c expects exactly the core's.
+ * own: selftests/uverbs_ovbtest_leak.c expects exactly the core's.
  */
 #include <linux/slab.h>
 
