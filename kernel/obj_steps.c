@@ -100,3 +100,37 @@ void uverbs_av_to_ah_attr(struct ib_device *ibdev, const struct uverbs_av *av,
 	memcpy(rdma_ah_retrieve_grh(ah)->dgid.raw, av->dgid,
 	       sizeof(rdma_ah_retrieve_grh(ah)->dgid.raw));
 }
+
+int uverbs_copy_fields_out(struct uverbs_attr_bundle *attrs, const void *base,
+			   const struct uverbs_attr_field *fields, size_t count)
+{
+	const struct uverbs_attr_field *f;
+	int err = 0;
+
+	for (f = fields; !err && f < fields + count; f++)
+		err = uverbs_copy_to(attrs, f->attr, base + f->offset, f->size);
+	return err;
+}
+
+void uverbs_report_uevents(struct ib_uobject *uobj, void *resp)
+{
+	struct ib_uevent_object *uevent =
+		container_of(uobj, struct ib_uevent_object, uobject);
+
+	*(u32 *)resp = uevent->events_reported;
+}
+
+struct ib_uxrcd_object *uverbs_xrcd_hold(struct ib_uobject *xrcd_uobj)
+{
+	struct ib_uxrcd_object *uxrcd =
+		container_of(xrcd_uobj, struct ib_uxrcd_object, uobject);
+
+	atomic_inc(&uxrcd->refcnt);
+	return uxrcd;
+}
+
+void uverbs_xrcd_drop(struct ib_uxrcd_object *uxrcd)
+{
+	if (uxrcd)
+		atomic_dec(&uxrcd->refcnt);
+}

@@ -50,6 +50,13 @@ struct uverbs_destroy_report {
 int uverbs_destroy_reported(struct uverbs_attr_bundle *attrs,
 			    const struct uverbs_destroy_report *how);
 
+/* The fill of responses that are one u32: the uobject's async events. */
+void uverbs_report_uevents(struct ib_uobject *uobj, void *resp);
+
+/* Objects of an XRC domain keep CLOSE_XRCD from closing it. */
+struct ib_uxrcd_object *uverbs_xrcd_hold(struct ib_uobject *xrcd_uobj);
+void uverbs_xrcd_drop(struct ib_uxrcd_object *uxrcd);
+
 /*
  * An address vector as both write() ABIs describe one (CREATE_AH's
  * ovb_ah_attr, MODIFY_QP's ovb_qp_dest), for ib_core's rdma_ah_attr.
@@ -86,5 +93,8 @@ struct uverbs_attr_field {
 
 int uverbs_copy_fields(const struct uverbs_attr_bundle *attrs, void *base,
 		       const struct uverbs_attr_field *fields, size_t count);
+/* The other way: fields of @base into PTR_OUT attributes. */
+int uverbs_copy_fields_out(struct uverbs_attr_bundle *attrs, const void *base,
+			   const struct uverbs_attr_field *fields, size_t count);
 
 #endif

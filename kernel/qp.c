@@ -223,14 +223,6 @@ static void uverbs_uqp_init(struct ib_uqp_object *uqp)
 	INIT_LIST_HEAD(&uqp->uevent.event_list);
 }
 
-/* A QP of an XRC domain keeps CLOSE_XRCD from closing the domain. */
-static void uverbs_uqp_hold_xrcd(struct ib_uqp_object *uqp,
-				struct ib_uobject *xrcd_uobj)
-{
-	uqp->uxrcd = container_of(xrcd_uobj, struct ib_uxrcd_object, uobject);
-	atomic_inc(&uqp->uxrcd->refcnt);
-}
-
 /*
  * The hardware QP of a new uqp, for write() and ioctl alike.  A QP of an
  * XRC domain (@xrcd_uobj) keeps CLOSE_XRCD from closing the domain.  The
@@ -259,7 +251,7 @@ struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
 	ib_qp_usecnt_inc(qp);
 	uqp->uevent.uobject.object = qp;
 	if (xrcd_uobj)
-		uverbs_uqp_hold_xrcd(uqp, xrcd_uobj);
+		uqp->uxrcd = uverbs_xrcd_hold(xrcd_uobj);
 	return qp;
 }
 
@@ -374,7 +366,7 @@ static struct ib_qp *uverbs_qp_open_shared(struct ib_uqp_object *uqp,
 		return ERR_PTR(ret);
 	qp = ib_open_qp(deps->xrcd_uobj->object, &open);
 	if (!IS_ERR(qp)) {
-		uverbs_uqp_hold_xrcd(uqp, deps->xrcd_uobj);
+		uqp->uxrcd = uverbs_xrcd_hold(deps->xrcd_uobj);
 		qp->uobject = uqp;
 	}
 	return qp;
@@ -736,21 +728,12 @@ static int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 	       uverbs_response(attrs, &resp, sizeof(resp));
 }
 
-static void uverbs_qp_destroy_report(struct ib_uobject *uobj, void *out)
-{
-	struct ib_uqp_object *uqp =
-		container_of(uobj, struct ib_uqp_object, uevent.uobject);
-	struct ovb_destroy_qp_resp *resp = out;
-
-	resp->events_reported = uqp->uevent.events_reported;
-}
-
 static const struct uverbs_destroy_report uverbs_qp_destroy = {
 	.object_id = UVERBS_OBJECT_QP,
 	.req_len = sizeof(struct ovb_destroy_qp_req),
 	.handle_offset = offsetof(struct ovb_destroy_qp_req, qp_handle),
 	.resp_len = sizeof(struct ovb_destroy_qp_resp),
-	.fill = uverbs_qp_destroy_report,
+	.fill = uverbs_report_uevents,
 };
 
 static int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs)
@@ -768,8 +751,7 @@ static int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs)
 /* What the uqp held besides its QP: the XRC domain, its events. */
 static void uverbs_uqp_release(struct ib_uqp_object *uqp)
 {
-	if (uqp->uxrcd)
-		atomic_dec(&uqp->uxrcd->refcnt);
+	uverbs_xrcd_drop(uqp->uxrcd);
 	ib_uverbs_release_uevent(&uqp->uevent);
 }
 
