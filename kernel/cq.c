@@ -248,7 +248,8 @@ static int uverbs_req_notify_cq(struct uverbs_attr_bundle *attrs)
 }
 
 /* The counters outlive the CQ as long as the command holds the uobject. */
-static void uverbs_cq_destroy_report(struct ib_uobject *uobj, void *out)
+static void uverbs_cq_destroy_report(struct ib_uobject *uobj,
+				     struct uverbs_attr_bundle *attrs, void *out)
 {
 	struct ib_ucq_object *ucq =
 		container_of(uobj, struct ib_ucq_object, uevent.uobject);
@@ -462,7 +463,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *a
 
 	uverbs_cq_destroy_report(uverbs_attr_get_uobject(attrs,
 							 UVERBS_ATTR_DESTROY_CQ_HANDLE),
-				 &resp);
+				 attrs, &resp);
 	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_CQ_RESP, &resp,
 			      sizeof(resp));
 }

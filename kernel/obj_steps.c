@@ -56,6 +56,8 @@ int uverbs_destroy_reported(struct uverbs_attr_bundle *attrs,
 	if (WARN_ON(how->req_len > sizeof(req) || how->resp_len > sizeof(resp)))
 		return -EINVAL;
 	err = uverbs_request(attrs, req, how->req_len);
+	if (!err && how->check)
+		err = how->check(req);
 	if (!err) {
 		uobj = uobj_get_destroy(how->object_id,
 					*(u32 *)(req + how->handle_offset), attrs);
@@ -63,7 +65,7 @@ int uverbs_destroy_reported(struct uverbs_attr_bundle *attrs,
 	}
 	if (err)
 		return err;
-	how->fill(uobj, resp);
+	how->fill(uobj, attrs, resp);
 	uobj_put_destroy(uobj);
 	return uverbs_response(attrs, resp, how->resp_len);
 }
@@ -112,7 +114,8 @@ int uverbs_copy_fields_out(struct uverbs_attr_bundle *attrs, const void *base,
 	return err;
 }
 
-void uverbs_report_uevents(struct ib_uobject *uobj, void *resp)
+void uverbs_report_uevents(struct ib_uobject *uobj,
+			   struct uverbs_attr_bundle *attrs, void *resp)
 {
 	struct ib_uevent_object *uevent =
 		container_of(uobj, struct ib_uevent_object, uobject);

@@ -42,16 +42,19 @@ struct uverbs_destroy_report {
 	size_t req_len;		/* at most UVERBS_DESTROY_REQ_MAX */
 	size_t handle_offset;	/* of the u32 handle in the request */
 	size_t resp_len;	/* at most UVERBS_DESTROY_RESP_MAX */
-	void (*fill)(struct ib_uobject *uobj, void *resp);
+	int (*check)(const void *req);	/* optional, before the lookup */
+	void (*fill)(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs,
+		     void *resp);
 };
 #define UVERBS_DESTROY_REQ_MAX	16
-#define UVERBS_DESTROY_RESP_MAX	8
+#define UVERBS_DESTROY_RESP_MAX	16
 
 int uverbs_destroy_reported(struct uverbs_attr_bundle *attrs,
 			    const struct uverbs_destroy_report *how);
 
 /* The fill of responses that are one u32: the uobject's async events. */
-void uverbs_report_uevents(struct ib_uobject *uobj, void *resp);
+void uverbs_report_uevents(struct ib_uobject *uobj,
+			   struct uverbs_attr_bundle *attrs, void *resp);
 
 /* Objects of an XRC domain keep CLOSE_XRCD from closing it. */
 struct ib_uxrcd_object *uverbs_xrcd_hold(struct ib_uobject *xrcd_uobj);

@@ -290,7 +290,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QP_DESTROY)(struct uverbs_attr_bundle *a
 
 	uverbs_report_uevents(uverbs_attr_get_uobject(attrs,
 						      UVERBS_ATTR_DESTROY_QP_HANDLE),
-			      &resp.events_reported);
+			      attrs, &resp.events_reported);
 	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_QP_RESP, &resp,
 			      sizeof(resp));
 }

@@ -444,7 +444,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *
 
 	uverbs_report_uevents(uverbs_attr_get_uobject(attrs,
 						      UVERBS_ATTR_DESTROY_SRQ_HANDLE),
-			      &resp.events_reported);
+			      attrs, &resp.events_reported);
 	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp,
 			      sizeof(resp));
 }
