@@ -70,15 +70,13 @@ static int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
+static const struct uverbs_destroy_cmd uverbs_destroy_ah_cmd = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_AH, struct ovb_destroy_ah_req, ah_handle),
+};
+
 static int uverbs_destroy_ah(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_destroy_ah_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_AH, cmd.ah_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_destroy_ah_cmd);
 }
 
 static int uverbs_free_ah(struct ib_uobject *uobj, enum rdma_remove_reason why,

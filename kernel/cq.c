@@ -259,7 +259,7 @@ static void uverbs_cq_destroy_report(struct ib_uobject *uobj,
 	resp->async_events_reported = ucq->uevent.events_reported;
 }
 
-static const struct uverbs_destroy_report uverbs_cq_destroy = {
+static const struct uverbs_destroy_cmd uverbs_cq_destroy = {
 	.object_id = UVERBS_OBJECT_CQ,
 	.req_len = sizeof(struct ovb_destroy_cq_req),
 	.handle_offset = offsetof(struct ovb_destroy_cq_req, cq_handle),
@@ -269,7 +269,7 @@ static const struct uverbs_destroy_report uverbs_cq_destroy = {
 
 static int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs)
 {
-	return uverbs_destroy_reported(attrs, &uverbs_cq_destroy);
+	return uverbs_write_destroy(attrs, &uverbs_cq_destroy);
 }
 
 /* EX_MODIFY_CQ: interrupt moderation is the only attribute there is. */

@@ -230,15 +230,13 @@ static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 	return ret;
 }
 
+static const struct uverbs_destroy_cmd uverbs_dereg_mr_cmd = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_MR, struct ovb_dereg_mr_req, mr_handle),
+};
+
 static int uverbs_dereg_mr(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_dereg_mr_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_MR, cmd.mr_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_dereg_mr_cmd);
 }
 
 static int uverbs_free_mr(struct ib_uobject *uobj, enum rdma_remove_reason why,

@@ -45,8 +45,8 @@ void *uverbs_req_get_read(struct uverbs_attr_bundle *attrs, void *req,
 		_uobj_get_obj_read(uobj_get_read(object_id, *handle, attrs));
 }
 
-int uverbs_destroy_reported(struct uverbs_attr_bundle *attrs,
-			    const struct uverbs_destroy_report *how)
+int uverbs_write_destroy(struct uverbs_attr_bundle *attrs,
+			    const struct uverbs_destroy_cmd *how)
 {
 	u8 resp[UVERBS_DESTROY_RESP_MAX] = {};
 	u8 req[UVERBS_DESTROY_REQ_MAX];
@@ -65,9 +65,10 @@ int uverbs_destroy_reported(struct uverbs_attr_bundle *attrs,
 	}
 	if (err)
 		return err;
-	how->fill(uobj, attrs, resp);
+	if (how->fill)
+		how->fill(uobj, attrs, resp);
 	uobj_put_destroy(uobj);
-	return uverbs_response(attrs, resp, how->resp_len);
+	return how->fill ? uverbs_response(attrs, resp, how->resp_len) : 0;
 }
 
 int uverbs_copy_fields(const struct uverbs_attr_bundle *attrs, void *base,

@@ -34,10 +34,12 @@ void *uverbs_req_get_read(struct uverbs_attr_bundle *attrs, void *req,
 			  size_t len, u16 object_id, const u32 *handle);
 
 /*
- * DESTROY with a response filled from the destroyed uobject (its event
- * counters stay readable while the command holds it).
+ * A write() DESTROY command: the request, an optional check of it, the
+ * handle destroyed; with @fill, a response filled from the destroyed
+ * uobject (its event counters stay readable while the command holds it),
+ * without, no response at all.
  */
-struct uverbs_destroy_report {
+struct uverbs_destroy_cmd {
 	u16 object_id;
 	size_t req_len;		/* at most UVERBS_DESTROY_REQ_MAX */
 	size_t handle_offset;	/* of the u32 handle in the request */
@@ -46,11 +48,14 @@ struct uverbs_destroy_report {
 	void (*fill)(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs,
 		     void *resp);
 };
+#define UVERBS_DESTROY_CMD(_object_id, _req, _handle)			\
+	.object_id = (_object_id), .req_len = sizeof(_req),		\
+	.handle_offset = offsetof(_req, _handle)
 #define UVERBS_DESTROY_REQ_MAX	16
 #define UVERBS_DESTROY_RESP_MAX	16
 
-int uverbs_destroy_reported(struct uverbs_attr_bundle *attrs,
-			    const struct uverbs_destroy_report *how);
+int uverbs_write_destroy(struct uverbs_attr_bundle *attrs,
+			    const struct uverbs_destroy_cmd *how);
 
 /* The fill of responses that are one u32: the uobject's async events. */
 void uverbs_report_uevents(struct ib_uobject *uobj,

@@ -728,7 +728,7 @@ static int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 	       uverbs_response(attrs, &resp, sizeof(resp));
 }
 
-static const struct uverbs_destroy_report uverbs_qp_destroy = {
+static const struct uverbs_destroy_cmd uverbs_qp_destroy = {
 	.object_id = UVERBS_OBJECT_QP,
 	.req_len = sizeof(struct ovb_destroy_qp_req),
 	.handle_offset = offsetof(struct ovb_destroy_qp_req, qp_handle),
@@ -738,7 +738,7 @@ static const struct uverbs_destroy_report uverbs_qp_destroy = {
 
 static int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs)
 {
-	return uverbs_destroy_reported(attrs, &uverbs_qp_destroy);
+	return uverbs_write_destroy(attrs, &uverbs_qp_destroy);
 }
 
 /*

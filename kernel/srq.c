@@ -225,7 +225,7 @@ static int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 	return ret ?: uverbs_response(attrs, &resp, sizeof(resp));
 }
 
-static const struct uverbs_destroy_report uverbs_srq_destroy = {
+static const struct uverbs_destroy_cmd uverbs_srq_destroy = {
 	.object_id = UVERBS_OBJECT_SRQ,
 	.req_len = sizeof(struct ovb_destroy_srq_req),
 	.handle_offset = offsetof(struct ovb_destroy_srq_req, srq_handle),
@@ -235,7 +235,7 @@ static const struct uverbs_destroy_report uverbs_srq_destroy = {
 
 static int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs)
 {
-	return uverbs_destroy_reported(attrs, &uverbs_srq_destroy);
+	return uverbs_write_destroy(attrs, &uverbs_srq_destroy);
 }
 
 /*

@@ -128,7 +128,7 @@ static void uverbs_wq_destroy_report(struct ib_uobject *uobj,
 	uverbs_report_uevents(uobj, attrs, &resp->events_reported);
 }
 
-static const struct uverbs_destroy_report uverbs_wq_destroy = {
+static const struct uverbs_destroy_cmd uverbs_wq_destroy = {
 	.object_id = UVERBS_OBJECT_WQ,
 	.req_len = sizeof(struct ovb_ex_destroy_wq_req),
 	.handle_offset = offsetof(struct ovb_ex_destroy_wq_req, wq_handle),
@@ -139,7 +139,7 @@ static const struct uverbs_destroy_report uverbs_wq_destroy = {
 
 static int uverbs_ex_destroy_wq(struct uverbs_attr_bundle *attrs)
 {
-	return uverbs_destroy_reported(attrs, &uverbs_wq_destroy);
+	return uverbs_write_destroy(attrs, &uverbs_wq_destroy);
 }
 
 /*
