@@ -123,17 +123,19 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 
 static int uverbs_create_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_ex_create_cq_req ex = {};
+	struct ovb_ex_create_cq_req ex;
 	struct ovb_create_cq_req cmd;
 	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
 	if (ret)
 		return ret;
 	/* The legacy command has no flags; its reserved word is ignored. */
-	ex.user_handle = cmd.user_handle;
-	ex.cqe = cmd.cqe;
-	ex.comp_vector = cmd.comp_vector;
-	ex.comp_channel = cmd.comp_channel;
+	ex = (struct ovb_ex_create_cq_req) {
+		.user_handle = cmd.user_handle,
+		.cqe = cmd.cqe,
+		.comp_vector = cmd.comp_vector,
+		.comp_channel = cmd.comp_channel,
+	};
 	return uverbs_create_cq_common(attrs, &ex);
 }
 
