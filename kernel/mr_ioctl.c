@@ -37,6 +37,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_ADVISE_MR)(struct uverbs_attr_bundle *at
 	struct ib_pd *pd = uverbs_attr_get_obj(attrs, UVERBS_ATTR_ADVISE_MR_PD_HANDLE);
 	enum ib_uverbs_advise_mr_advice advice;
 	int nsge, ret = -EOPNOTSUPP;
+	struct ib_sge *sges;
 	u32 flags;
 
 	if (pd->device->ops.advise_mr)
@@ -50,11 +51,10 @@ static int UVERBS_HANDLER(UVERBS_METHOD_ADVISE_MR)(struct uverbs_attr_bundle *at
 	/* struct ib_uverbs_sge and struct ib_sge share their layout */
 	nsge = uverbs_attr_ptr_get_array_size(attrs, UVERBS_ATTR_ADVISE_MR_SGE_LIST,
 					      sizeof(struct ib_sge));
-	return nsge <= 0 ? nsge :
-	       pd->device->ops.advise_mr(pd, advice, flags,
-					 uverbs_attr_get_alloced_ptr(attrs,
-								     UVERBS_ATTR_ADVISE_MR_SGE_LIST),
-					 nsge, attrs);
+	if (nsge <= 0)
+		return nsge;
+	sges = uverbs_attr_get_alloced_ptr(attrs, UVERBS_ATTR_ADVISE_MR_SGE_LIST);
+	return pd->device->ops.advise_mr(pd, advice, flags, sges, nsge, attrs);
 }
 
 /* The keys of a new MR into the method's two u32 outputs. */

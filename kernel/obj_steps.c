@@ -46,7 +46,7 @@ void *uverbs_req_get_read(struct uverbs_attr_bundle *attrs, void *req,
 }
 
 int uverbs_write_destroy(struct uverbs_attr_bundle *attrs,
-			    const struct uverbs_destroy_cmd *how)
+			 const struct uverbs_destroy_cmd *how)
 {
 	u8 resp[UVERBS_DESTROY_RESP_MAX] = {};
 	u8 req[UVERBS_DESTROY_REQ_MAX];

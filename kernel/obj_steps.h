@@ -48,6 +48,7 @@ struct uverbs_destroy_cmd {
 	void (*fill)(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs,
 		     void *resp);
 };
+
 #define UVERBS_DESTROY_CMD(_object_id, _req, _handle)			\
 	.object_id = (_object_id), .req_len = sizeof(_req),		\
 	.handle_offset = offsetof(_req, _handle)
@@ -55,7 +56,7 @@ struct uverbs_destroy_cmd {
 #define UVERBS_DESTROY_RESP_MAX	16
 
 int uverbs_write_destroy(struct uverbs_attr_bundle *attrs,
-			    const struct uverbs_destroy_cmd *how);
+			 const struct uverbs_destroy_cmd *how);
 
 /* The fill of responses that are one u32: the uobject's async events. */
 void uverbs_report_uevents(struct ib_uobject *uobj,
@@ -95,6 +96,7 @@ struct uverbs_attr_field {
 	u16 offset;
 	u16 size;
 };
+
 #define UVERBS_ATTR_FIELD(_attr, _type, _member)			\
 	{ .attr = (_attr), .offset = offsetof(_type, _member),		\
 	  .size = sizeof_field(_type, _member) }
