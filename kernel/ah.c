@@ -6,87 +6,77 @@
  * destination MAC from the GID) and holds the PD.
  */
 
-#include "uverbs.h"
+#include "obj_steps.h"
 
 /* The write ABI's flat AH description → ib_core's rdma_ah_attr. */
 static void ah_attr_from_user(struct ib_device *ibdev,
-			      struct ovb_ah_attr *uattr,
+			      const struct ovb_ah_attr *uattr,
 			      struct rdma_ah_attr *attr)
 {
-	attr->type = rdma_ah_find_type(ibdev, uattr->port_num);
-	rdma_ah_set_make_grd(attr, false);
-	rdma_ah_set_dlid(attr, uattr->dlid);
-	rdma_ah_set_sl(attr, uattr->sl);
-	rdma_ah_set_path_bits(attr, uattr->src_path_bits);
-	rdma_ah_set_static_rate(attr, uattr->static_rate);
-	rdma_ah_set_port_num(attr, uattr->port_num);
-	if (uattr->is_global) {
-		rdma_ah_set_grh(attr, NULL, uattr->grh.flow_label,
-				uattr->grh.sgid_index, uattr->grh.hop_limit,
-				uattr->grh.traffic_class);
-		rdma_ah_set_dgid_raw(attr, uattr->grh.dgid);
-	} else {
-		rdma_ah_set_ah_flags(attr, 0);
-	}
+	const struct uverbs_av av = {
+		.dgid = uattr->grh.dgid,
+		.flow_label = uattr->grh.flow_label,
+		.dlid = uattr->dlid,
+		.sgid_index = uattr->grh.sgid_index,
+		.hop_limit = uattr->grh.hop_limit,
+		.traffic_class = uattr->grh.traffic_class,
+		.sl = uattr->sl,
+		.src_path_bits = uattr->src_path_bits,
+		.static_rate = uattr->static_rate,
+		.is_global = uattr->is_global,
+		.port_num = uattr->port_num,
+	};
+
+	uverbs_av_to_ah_attr(ibdev, &av, attr);
+}
+
+/* The AH of a CREATE_AH request; the PD is held only while it is made. */
+static struct ib_ah *uverbs_ah_make(struct ib_device *ibdev,
+				    const struct ovb_create_ah_req *cmd,
+				    struct uverbs_attr_bundle *attrs)
+{
+	struct rdma_ah_attr ah_attr = {};
+	struct ib_pd *pd;
+	struct ib_ah *ah;
+
+	if (!rdma_is_port_valid(ibdev, cmd->attr.port_num))
+		return ERR_PTR(-EINVAL);
+	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	if (IS_ERR(pd))
+		return ERR_CAST(pd);
+	ah_attr_from_user(ibdev, &cmd->attr, &ah_attr);
+	ah = rdma_create_user_ah(pd, &ah_attr, &attrs->driver_udata);
+	uobj_put_obj_read(pd);
+	return ah;
 }
 
 static int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_create_ah_resp resp = {};
-	struct rdma_ah_attr ah_attr = {};
 	struct ovb_create_ah_req cmd;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
-	struct ib_pd *pd;
+	struct uverbs_newobj n;
 	struct ib_ah *ah;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_AH, attrs,
+					 cmd.user_handle);
 	if (ret)
 		return ret;
-
-	uobj = uobj_alloc(UVERBS_OBJECT_AH, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	if (!rdma_is_port_valid(ibdev, cmd.attr.port_num)) {
-		ret = -EINVAL;
-		goto err_abort;
-	}
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
-	if (IS_ERR(pd)) {
-		ret = PTR_ERR(pd);
-		goto err_abort;
-	}
-
-	ah_attr_from_user(ibdev, &cmd.attr, &ah_attr);
-	ah = rdma_create_user_ah(pd, &ah_attr, &attrs->driver_udata);
-	uobj_put_obj_read(pd);
-	if (IS_ERR(ah)) {
-		ret = PTR_ERR(ah);
-		goto err_abort;
-	}
-	ah->uobject = uobj;
-	uobj->user_handle = cmd.user_handle;
-	uobj->object = ah;
-	uobj_finalize_uobj_create(uobj, attrs);
-
-	resp.ah_handle = uobj->id;
+	ah = uverbs_ah_make(n.ibdev, &cmd, attrs);
+	if (IS_ERR(ah))
+		return uverbs_newobj_cancel(&n, PTR_ERR(ah));
+	ah->uobject = n.uobj;
+	resp.ah_handle = uverbs_newobj_publish(&n, ah);
 	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_abort:
-	uobj_alloc_abort(uobj, attrs);
-	return ret;
 }
+
+static const struct uverbs_destroy_cmd uverbs_destroy_ah_cmd = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_AH, struct ovb_destroy_ah_req, ah_handle),
+};
 
 static int uverbs_destroy_ah(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_destroy_ah_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_AH, cmd.ah_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_destroy_ah_cmd);
 }
 
 static int uverbs_free_ah(struct ib_uobject *uobj, enum rdma_remove_reason why,

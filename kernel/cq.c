@@ -13,7 +13,7 @@
 #include <linux/uaccess.h>
 #include <rdma/opa_addr.h>
 
-#include "uverbs.h"
+#include "obj_steps.h"
 
 static struct ib_cq *uverbs_cq_get(u32 handle, struct uverbs_attr_bundle *attrs)
 {
@@ -44,42 +44,41 @@ static int uverbs_cq_create_hw(struct ib_ucq_object *ucq, struct ib_device *ibde
 			       struct uverbs_attr_bundle *attrs,
 			       struct ib_uverbs_async_event_file *async)
 {
-	struct ib_uobject *uobj = &ucq->uevent.uobject;
-	struct ib_cq *cq;
-	int ret;
+	struct ib_cq *cq = rdma_zalloc_drv_obj(ibdev, ib_cq);
+	int ret = -ENOMEM;
 
 	INIT_LIST_HEAD(&ucq->comp_list);
 	INIT_LIST_HEAD(&ucq->uevent.event_list);
 	ucq->uevent.event_file = uverbs_async_event_get(async);
-
-	cq = rdma_zalloc_drv_obj(ibdev, ib_cq);
-	if (!cq) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	cq->device = ibdev;
-	cq->uobject = ucq;
-	cq->comp_handler = ib_uverbs_comp_handler;
-	cq->event_handler = ib_uverbs_cq_event_handler;
-	cq->cq_context = channel ? &channel->ev_queue : NULL;
-	atomic_set(&cq->usecnt, 0);
-	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
-	rdma_restrack_set_name(&cq->res, NULL);
-
-	ret = ibdev->ops.create_cq(cq, init, &attrs->driver_udata);
-	if (ret) {
+	if (cq) {
+		*cq = (struct ib_cq) {
+			.device = ibdev,
+			.uobject = ucq,
+			.comp_handler = ib_uverbs_comp_handler,
+			.event_handler = ib_uverbs_cq_event_handler,
+			.cq_context = channel ? &channel->ev_queue : NULL,
+		};
+		rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+		rdma_restrack_set_name(&cq->res, NULL);
+		ret = ibdev->ops.create_cq(cq, init, &attrs->driver_udata);
+		if (!ret) {
+			rdma_restrack_add(&cq->res);
+			ucq->uevent.uobject.object = cq;
+			return 0;
+		}
 		rdma_restrack_put(&cq->res);
 		kfree(cq);
-		goto err;
 	}
-	rdma_restrack_add(&cq->res);
-	uobj->object = cq;
-	return 0;
-
-err:
 	ib_uverbs_release_ucq(channel, ucq);
 	ucq->uevent.event_file = NULL;
 	return ret;
+}
+
+/* A negative channel means "no notifications". */
+static struct ib_uverbs_completion_event_file *
+uverbs_cq_channel(s32 fd, struct uverbs_attr_bundle *attrs)
+{
+	return fd < 0 ? NULL : uverbs_lookup_comp_file(fd, attrs);
 }
 
 /*
@@ -89,7 +88,7 @@ err:
 static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 				   const struct ovb_ex_create_cq_req *cmd)
 {
-	struct ib_uverbs_completion_event_file *channel = NULL;
+	struct ib_uverbs_completion_event_file *channel;
 	struct ovb_ex_create_cq_resp resp = {};
 	struct ib_cq_init_attr init = {
 		.cqe = cmd->cqe,
@@ -97,73 +96,63 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 		.flags = cmd->flags,
 	};
 	struct ib_ucq_object *ucq;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
-	int ret;
+	struct uverbs_newobj n;
+	int ret = -EINVAL;
 
-	if (cmd->comp_vector >= attrs->ufile->device->num_comp_vectors)
-		return -EINVAL;
-
-	uobj = uobj_alloc(UVERBS_OBJECT_CQ, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	ucq = container_of(uobj, struct ib_ucq_object, uevent.uobject);
-	uobj->user_handle = cmd->user_handle;
-
-	/* A negative channel means "no notifications". */
-	if (cmd->comp_channel >= 0) {
-		channel = uverbs_lookup_comp_file(cmd->comp_channel, attrs);
-		if (IS_ERR(channel)) {
-			ret = PTR_ERR(channel);
-			goto err_uobj;
-		}
-	}
-	ret = uverbs_cq_create_hw(ucq, ibdev, &init, channel, attrs,
-				  uverbs_default_async_event(attrs->ufile));
+	if (cmd->comp_vector < attrs->ufile->device->num_comp_vectors)
+		ret = uverbs_newobj_begin(&n, UVERBS_OBJECT_CQ, attrs,
+					  cmd->user_handle);
 	if (ret)
-		goto err_uobj;
-	/* From here a failure (the response copy) destroys the CQ again. */
-	uobj_finalize_uobj_create(uobj, attrs);
+		return ret;
+	ucq = container_of(n.uobj, struct ib_ucq_object, uevent.uobject);
 
-	resp.base.cq_handle = uobj->id;
+	channel = uverbs_cq_channel(cmd->comp_channel, attrs);
+	ret = PTR_ERR_OR_ZERO(channel);
+	if (!ret)
+		ret = uverbs_cq_create_hw(ucq, n.ibdev, &init, channel, attrs,
+					  uverbs_default_async_event(attrs->ufile));
+	if (ret)
+		return uverbs_newobj_cancel(&n, ret);
+
+	/* From here a failure (the response copy) destroys the CQ again. */
+	resp.base.cq_handle = uverbs_newobj_publish(&n, NULL);
 	resp.base.cqe = ucq_cq(ucq)->cqe;
 	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
 	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_uobj:
-	uobj_alloc_abort(uobj, attrs);
-	return ret;
 }
 
 static int uverbs_create_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_ex_create_cq_req ex = {};
+	struct ovb_ex_create_cq_req ex;
 	struct ovb_create_cq_req cmd;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-
 	/* The legacy command has no flags; its reserved word is ignored. */
-	ex.user_handle = cmd.user_handle;
-	ex.cqe = cmd.cqe;
-	ex.comp_vector = cmd.comp_vector;
-	ex.comp_channel = cmd.comp_channel;
+	ex = (struct ovb_ex_create_cq_req) {
+		.user_handle = cmd.user_handle,
+		.cqe = cmd.cqe,
+		.comp_vector = cmd.comp_vector,
+		.comp_channel = cmd.comp_channel,
+	};
 	return uverbs_create_cq_common(attrs, &ex);
 }
 
 static int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_ex_create_cq_req cmd;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	if (cmd.comp_mask || cmd.reserved)
-		return -EINVAL;
-	return uverbs_create_cq_common(attrs, &cmd);
+	if (!ret && (cmd.comp_mask || cmd.reserved))
+		ret = -EINVAL;
+	return ret ?: uverbs_create_cq_common(attrs, &cmd);
+}
+
+static struct ib_cq *uverbs_cq_req_get(struct uverbs_attr_bundle *attrs,
+				       void *req, size_t len, const u32 *handle)
+{
+	return uverbs_req_get_read(attrs, req, len, UVERBS_OBJECT_CQ, handle);
 }
 
 static int uverbs_resize_cq(struct uverbs_attr_bundle *attrs)
@@ -173,19 +162,12 @@ static int uverbs_resize_cq(struct uverbs_attr_bundle *attrs)
 	struct ib_cq *cq;
 	int ret;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	cq = uverbs_cq_get(cmd.cq_handle, attrs);
+	cq = uverbs_cq_req_get(attrs, &cmd, sizeof(cmd), &cmd.cq_handle);
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
-
 	ret = cq->device->ops.resize_cq(cq, cmd.cqe, &attrs->driver_udata);
-	if (!ret) {
-		resp.cqe = cq->cqe;
-		ret = uverbs_response(attrs, &resp, sizeof(resp));
-	}
+	resp.cqe = cq->cqe;
+	ret = ret ?: uverbs_response(attrs, &resp, sizeof(resp));
 	uverbs_cq_put(cq);
 	return ret;
 }
@@ -231,16 +213,11 @@ static int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
 	struct ovb_poll_cq_req cmd;
 	struct ib_cq *cq;
 	struct ib_wc wc;
-	int ret;
+	int ret = 0;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	cq = uverbs_cq_get(cmd.cq_handle, attrs);
+	cq = uverbs_cq_req_get(attrs, &cmd, sizeof(cmd), &cmd.cq_handle);
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
-
 	for (; head.count < cmd.ne; head.count++) {
 		ret = ib_poll_cq(cq, 1, &wc);
 		if (ret <= 0)
@@ -260,17 +237,11 @@ static int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
 static int uverbs_req_notify_cq(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_req_notify_cq_req cmd;
-	struct ib_cq *cq;
-	int ret;
+	struct ib_cq *cq = uverbs_cq_req_get(attrs, &cmd, sizeof(cmd),
+					     &cmd.cq_handle);
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	cq = uverbs_cq_get(cmd.cq_handle, attrs);
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
-
 	/* Arming cannot fail as far as the user is told. */
 	ib_req_notify_cq(cq, cmd.solicited_only ? IB_CQ_SOLICITED :
 						  IB_CQ_NEXT_COMP);
@@ -278,50 +249,51 @@ static int uverbs_req_notify_cq(struct uverbs_attr_bundle *attrs)
 	return 0;
 }
 
+/* The counters outlive the CQ as long as the command holds the uobject. */
+static void uverbs_cq_destroy_report(struct ib_uobject *uobj,
+				     struct uverbs_attr_bundle *attrs, void *out)
+{
+	struct ib_ucq_object *ucq =
+		container_of(uobj, struct ib_ucq_object, uevent.uobject);
+	struct ovb_destroy_cq_resp *resp = out;
+
+	resp->comp_events_reported = ucq->comp_events_reported;
+	resp->async_events_reported = ucq->uevent.events_reported;
+}
+
+static const struct uverbs_destroy_cmd uverbs_cq_destroy = {
+	.object_id = UVERBS_OBJECT_CQ,
+	.req_len = sizeof(struct ovb_destroy_cq_req),
+	.handle_offset = offsetof(struct ovb_destroy_cq_req, cq_handle),
+	.resp_len = sizeof(struct ovb_destroy_cq_resp),
+	.fill = uverbs_cq_destroy_report,
+};
+
 static int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_destroy_cq_resp resp = {};
-	struct ovb_destroy_cq_req cmd;
-	struct ib_ucq_object *ucq;
-	struct ib_uobject *uobj;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	uobj = uobj_get_destroy(UVERBS_OBJECT_CQ, cmd.cq_handle, attrs);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-
-	/* The counters outlive the CQ as long as we hold the uobject. */
-	ucq = container_of(uobj, struct ib_ucq_object, uevent.uobject);
-	resp.comp_events_reported = ucq->comp_events_reported;
-	resp.async_events_reported = ucq->uevent.events_reported;
-	uobj_put_destroy(uobj);
-
-	return uverbs_response(attrs, &resp, sizeof(resp));
+	return uverbs_write_destroy(attrs, &uverbs_cq_destroy);
 }
 
 /* EX_MODIFY_CQ: interrupt moderation is the only attribute there is. */
+static int uverbs_cq_moderation_check(const struct ovb_ex_modify_cq_req *cmd)
+{
+	if (!cmd->attr_mask || cmd->reserved)
+		return -EINVAL;
+	return cmd->attr_mask > IB_CQ_MODERATE ? -EOPNOTSUPP : 0;
+}
+
 static int uverbs_ex_modify_cq(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_ex_modify_cq_req cmd;
 	struct ib_cq *cq;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	ret = ret ?: uverbs_cq_moderation_check(&cmd);
 	if (ret)
 		return ret;
-	if (!cmd.attr_mask || cmd.reserved)
-		return -EINVAL;
-	if (cmd.attr_mask > IB_CQ_MODERATE)
-		return -EOPNOTSUPP;
-
 	cq = uverbs_cq_get(cmd.cq_handle, attrs);
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
-
 	ret = rdma_set_cq_moderation(cq, cmd.attr.cq_count, cmd.attr.cq_period);
 	uverbs_cq_put(cq);
 	return ret;
@@ -363,50 +335,63 @@ const struct uverbs_obj_idr_type uverbs_cq_type = {
 
 /* ---------------------------------------------------- the ioctl methods */
 
+struct uverbs_cq_create_args {
+	struct ib_cq_init_attr init;
+	u64 user_handle;
+};
+
+/* The mandatory inputs, in the order 6.1 reads them. */
+static const struct uverbs_attr_field uverbs_cq_create_in[] = {
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+			  struct uverbs_cq_create_args, init.comp_vector),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_CQ_CQE,
+			  struct uverbs_cq_create_args, init.cqe),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+			  struct uverbs_cq_create_args, user_handle),
+};
+
+/* The optional channel, with a reference the new CQ takes over. */
+static struct ib_uverbs_completion_event_file *
+uverbs_cq_attr_channel(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL);
+
+	if (IS_ERR(uobj))
+		return NULL;
+	uverbs_uobject_get(uobj);
+	return container_of(uobj, struct ib_uverbs_completion_event_file, uobj);
+}
+
 static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
 		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
 	struct ib_ucq_object *ucq =
 		container_of(uobj, struct ib_ucq_object, uevent.uobject);
-	struct ib_uverbs_completion_event_file *channel = NULL;
+	struct ib_uverbs_completion_event_file *channel;
 	struct ib_device *ibdev = attrs->context->device;
-	struct ib_cq_init_attr init = {};
-	struct ib_uobject *channel_uobj;
-	int ret;
+	struct uverbs_cq_create_args in = {};
+	int ret = -EOPNOTSUPP;
 
-	if (!ibdev->ops.create_cq || !ibdev->ops.destroy_cq)
-		return -EOPNOTSUPP;
-	ret = uverbs_copy_from(&init.comp_vector, attrs,
-			       UVERBS_ATTR_CREATE_CQ_COMP_VECTOR);
-	if (!ret)
-		ret = uverbs_copy_from(&init.cqe, attrs, UVERBS_ATTR_CREATE_CQ_CQE);
-	if (!ret)
-		ret = uverbs_copy_from(&uobj->user_handle, attrs,
-				       UVERBS_ATTR_CREATE_CQ_USER_HANDLE);
-	if (!ret)
-		ret = uverbs_get_flags32(&init.flags, attrs,
-					 UVERBS_ATTR_CREATE_CQ_FLAGS,
-					 OVB_CREATE_CQ_FLAG_TIMESTAMP_COMPLETION |
-					 OVB_CREATE_CQ_FLAG_IGNORE_OVERRUN);
+	if (ibdev->ops.create_cq && ibdev->ops.destroy_cq)
+		ret = uverbs_copy_fields(attrs, &in, uverbs_cq_create_in,
+					 ARRAY_SIZE(uverbs_cq_create_in));
+	ret = ret ?: uverbs_get_flags32(&in.init.flags, attrs,
+					UVERBS_ATTR_CREATE_CQ_FLAGS,
+					OVB_CREATE_CQ_FLAG_TIMESTAMP_COMPLETION |
+					OVB_CREATE_CQ_FLAG_IGNORE_OVERRUN);
 	if (ret)
 		return ret;
+	uobj->user_handle = in.user_handle;
 
-	channel_uobj = uverbs_attr_get_uobject(attrs,
-					       UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL);
-	if (!IS_ERR(channel_uobj)) {
-		channel = container_of(channel_uobj,
-				       struct ib_uverbs_completion_event_file,
-				       uobj);
-		uverbs_uobject_get(channel_uobj);
-	}
-	if (init.comp_vector >= attrs->ufile->device->num_comp_vectors) {
+	channel = uverbs_cq_attr_channel(attrs);
+	if (in.init.comp_vector >= attrs->ufile->device->num_comp_vectors) {
 		if (channel)
-			uverbs_uobject_put(channel_uobj);
+			uverbs_uobject_put(&channel->uobj);
 		return -EINVAL;
 	}
-
-	ret = uverbs_cq_create_hw(ucq, ibdev, &init, channel, attrs,
+	ret = uverbs_cq_create_hw(ucq, ibdev, &in.init, channel, attrs,
 				  uverbs_async_event_attr(attrs,
 							  UVERBS_ATTR_CREATE_CQ_EVENT_FD));
 	if (ret)
@@ -448,15 +433,11 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_CREATE,
 /* The object is gone already; its event counters are still readable. */
 static int UVERBS_HANDLER(UVERBS_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_CQ_HANDLE);
-	struct ib_ucq_object *ucq =
-		container_of(uobj, struct ib_ucq_object, uevent.uobject);
-	struct ovb_destroy_cq_resp resp = {
-		.comp_events_reported = ucq->comp_events_reported,
-		.async_events_reported = ucq->uevent.events_reported,
-	};
+	struct ovb_destroy_cq_resp resp = {};
 
+	uverbs_cq_destroy_report(uverbs_attr_get_uobject(attrs,
+							 UVERBS_ATTR_DESTROY_CQ_HANDLE),
+				 attrs, &resp);
 	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_CQ_RESP, &resp,
 			      sizeof(resp));
 }

@@ -19,51 +19,50 @@
  * ib_core's private types: so must we, for the same symbol CRCs.
  */
 #include "core_types.h"
+#include "obj_steps.h"
 
 /* ------------------------------------------------- resources of a rule */
 
-struct ib_uflow_resources *flow_resources_alloc(size_t num_specs)
+/* Drops the pins a rule holds on flow actions and counters. */
+static void flow_resources_unpin(struct ib_uflow_resources *res)
 {
-	struct ib_uflow_resources *res;
-
-	res = kzalloc(sizeof(*res), GFP_KERNEL);
-	if (!res)
-		return NULL;
-
-	if (num_specs) {
-		res->counters = kcalloc(num_specs, sizeof(*res->counters),
-					GFP_KERNEL);
-		res->collection = kcalloc(num_specs, sizeof(*res->collection),
-					  GFP_KERNEL);
-		if (!res->counters || !res->collection) {
-			kfree(res->counters);
-			kfree(res->collection);
-			kfree(res);
-			return NULL;
-		}
-	}
-	res->max = num_specs;
-	return res;
+	while (res->collection_num)
+		atomic_dec(&res->collection[--res->collection_num]->usecnt);
+	while (res->counters_num)
+		atomic_dec(&res->counters[--res->counters_num]->usecnt);
 }
-EXPORT_SYMBOL(flow_resources_alloc);
 
 void ib_uverbs_flow_resources_free(struct ib_uflow_resources *uflow_res)
 {
-	size_t i;
-
 	if (!uflow_res)
 		return;
-
-	for (i = 0; i < uflow_res->collection_num; i++)
-		atomic_dec(&uflow_res->collection[i]->usecnt);
-	for (i = 0; i < uflow_res->counters_num; i++)
-		atomic_dec(&uflow_res->counters[i]->usecnt);
-
+	flow_resources_unpin(uflow_res);
 	kfree(uflow_res->collection);
 	kfree(uflow_res->counters);
 	kfree(uflow_res);
 }
 EXPORT_SYMBOL(ib_uverbs_flow_resources_free);
+
+/* Room to pin one object per spec of a rule. */
+struct ib_uflow_resources *flow_resources_alloc(size_t num_specs)
+{
+	struct ib_uflow_resources *res = kzalloc(sizeof(*res), GFP_KERNEL);
+
+	if (!res || !num_specs)
+		goto out;
+	res->counters = kcalloc(num_specs, sizeof(*res->counters), GFP_KERNEL);
+	res->collection = kcalloc(num_specs, sizeof(*res->collection),
+				  GFP_KERNEL);
+	if (!res->counters || !res->collection) {
+		ib_uverbs_flow_resources_free(res);
+		return NULL;
+	}
+out:
+	if (res)
+		res->max = num_specs;
+	return res;
+}
+EXPORT_SYMBOL(flow_resources_alloc);
 
 /* Pins @ibobj (a flow action or a counters object) for the rule's life. */
 void flow_resources_add(struct ib_uflow_resources *uflow_res,
@@ -494,17 +493,22 @@ out:
 	return ret;
 }
 
+static int uverbs_flow_destroy_check(const void *req)
+{
+	const struct ovb_destroy_flow_req *cmd = req;
+
+	return cmd->comp_mask ? -EINVAL : 0;
+}
+
+static const struct uverbs_destroy_cmd uverbs_flow_destroy = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_FLOW, struct ovb_destroy_flow_req,
+			   flow_handle),
+	.check = uverbs_flow_destroy_check,
+};
+
 static int uverbs_ex_destroy_flow(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_destroy_flow_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	if (cmd.comp_mask)
-		return -EINVAL;
-	return uobj_perform_destroy(UVERBS_OBJECT_FLOW, cmd.flow_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_flow_destroy);
 }
 
 /* The driver decides whether a rule can go; then its pins are dropped. */
@@ -516,15 +520,13 @@ static int uverbs_free_flow(struct ib_uobject *uobj,
 		container_of(uobj, struct ib_uflow_object, uobject);
 	struct ib_flow *flow = uobj->object;
 	struct ib_qp *qp = flow->qp;
-	int ret;
+	int ret = flow->device->ops.destroy_flow(flow);
 
-	ret = flow->device->ops.destroy_flow(flow);
 	if (ret)
 		return ret;
-
+	ib_uverbs_flow_resources_free(uflow->resources);
 	if (qp)
 		atomic_dec(&qp->usecnt);
-	ib_uverbs_flow_resources_free(uflow->resources);
 	return 0;
 }
 

@@ -26,7 +26,7 @@
 
 #include <linux/slab.h>
 
-#include "uverbs.h"
+#include "obj_steps.h"
 
 /*
  * Every attach and detach that reaches a driver goes one at a time.
@@ -166,13 +166,11 @@ static int uverbs_mcast_cmd(struct uverbs_attr_bundle *attrs, bool attach)
 
 	BUILD_BUG_ON(sizeof(struct ovb_attach_mcast_req) !=
 		     sizeof(struct ovb_detach_mcast_req));
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
+	qp = uverbs_req_get_read(attrs, &cmd, sizeof(cmd), UVERBS_OBJECT_QP,
+				 &cmd.qp_handle);
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
+
 	uqp = qp->uobject;
 
 	mutex_lock(&uqp->mcast_lock);

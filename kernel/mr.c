@@ -9,7 +9,7 @@
  * one's handle.
  */
 
-#include "uverbs.h"
+#include "obj_steps.h"
 
 /* The HCA translates page by page: start and IOVA must share an offset. */
 static bool mr_offsets_match(u64 start, u64 hca_va)
@@ -21,69 +21,66 @@ static bool mr_offsets_match(u64 start, u64 hca_va)
 void uverbs_mr_init(struct ib_mr *mr, struct ib_pd *pd,
 		    struct ib_uobject *uobj)
 {
-	mr->device = pd->device;
-	mr->pd = pd;
-	mr->type = IB_MR_TYPE_USER;
-	mr->dm = NULL;
-	mr->sig_attrs = NULL;
-	mr->uobject = uobj;
-	atomic_inc(&pd->usecnt);
 	rdma_restrack_new(&mr->res, RDMA_RESTRACK_MR);
 	rdma_restrack_set_name(&mr->res, NULL);
+	mr->device = pd->device;
+	mr->pd = pd;
+	atomic_inc(&pd->usecnt);
+	mr->type = IB_MR_TYPE_USER;
+	mr->uobject = uobj;
+	mr->dm = NULL;
+	mr->sig_attrs = NULL;
 	rdma_restrack_add(&mr->res);
+}
+
+/* REG_MR past its request checks: the PD is held while the driver works. */
+static struct ib_mr *uverbs_mr_register(struct uverbs_newobj *n,
+					const struct ovb_reg_mr_req *cmd)
+{
+	int ret = ib_check_mr_access(n->ibdev, cmd->access_flags);
+	struct ib_pd *pd;
+	struct ib_mr *mr;
+
+	if (ret)
+		return ERR_PTR(ret);
+	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, n->attrs);
+	if (IS_ERR(pd))
+		return ERR_CAST(pd);
+	mr = pd->device->ops.reg_user_mr(pd, cmd->start, cmd->length,
+					 cmd->hca_va, cmd->access_flags,
+					 &n->attrs->driver_udata);
+	if (!IS_ERR(mr)) {
+		mr->iova = cmd->hca_va;
+		mr->length = cmd->length;
+		uverbs_mr_init(mr, pd, n->uobj);
+	}
+	uobj_put_obj_read(pd);
+	return mr;
 }
 
 static int uverbs_reg_mr(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_reg_mr_resp resp = {};
+	struct ovb_reg_mr_resp resp;
 	struct ovb_reg_mr_req cmd;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
-	struct ib_pd *pd;
+	struct uverbs_newobj n;
 	struct ib_mr *mr;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (!ret && !mr_offsets_match(cmd.start, cmd.hca_va))
+		ret = -EINVAL;
+	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_MR, attrs, 0);
 	if (ret)
 		return ret;
-	if (!mr_offsets_match(cmd.start, cmd.hca_va))
-		return -EINVAL;
+	mr = uverbs_mr_register(&n, &cmd);
+	if (IS_ERR(mr))
+		return uverbs_newobj_cancel(&n, PTR_ERR(mr));
 
-	uobj = uobj_alloc(UVERBS_OBJECT_MR, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	ret = ib_check_mr_access(ibdev, cmd.access_flags);
-	if (ret)
-		goto err_abort;
-
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
-	if (IS_ERR(pd)) {
-		ret = PTR_ERR(pd);
-		goto err_abort;
-	}
-	mr = pd->device->ops.reg_user_mr(pd, cmd.start, cmd.length, cmd.hca_va,
-					 cmd.access_flags,
-					 &attrs->driver_udata);
-	if (IS_ERR(mr)) {
-		ret = PTR_ERR(mr);
-		uobj_put_obj_read(pd);
-		goto err_abort;
-	}
-	mr->iova = cmd.hca_va;
-	mr->length = cmd.length;
-	uverbs_mr_init(mr, pd, uobj);
-	uobj->object = mr;
-	uobj_put_obj_read(pd);
-	uobj_finalize_uobj_create(uobj, attrs);
-
-	resp.lkey = mr->lkey;
-	resp.rkey = mr->rkey;
-	resp.mr_handle = uobj->id;
+	resp = (struct ovb_reg_mr_resp) {
+		.mr_handle = uverbs_newobj_publish(&n, mr),
+		.lkey = mr->lkey,
+		.rkey = mr->rkey,
+	};
 	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_abort:
-	uobj_alloc_abort(uobj, attrs);
-	return ret;
 }
 
 /* REREG_MR's request checks, before any object is touched (6.1's order). */
@@ -118,109 +115,128 @@ static void rereg_update_in_place(struct ib_mr *mr,
 	}
 }
 
+/* What REREG_MR holds while the driver works. */
+struct rereg_locks {
+	struct ib_uobject *uobj;	/* the MR, for writing */
+	struct ib_pd *new_pd;		/* read-locked; NULL: the PD stays */
+};
+
+static void rereg_unlock(struct rereg_locks *locks)
+{
+	if (locks->new_pd)
+		uobj_put_obj_read(locks->new_pd);
+	if (locks->uobj)
+		uobj_put_write(locks->uobj);
+}
+
+/* The MR and the PD it moves to, with the checks 6.1 makes in between. */
+static int rereg_lock(struct uverbs_attr_bundle *attrs,
+		      struct ovb_rereg_mr_req *cmd, struct rereg_locks *locks)
+{
+	struct ib_uobject *uobj;
+	struct ib_pd *pd;
+	struct ib_mr *mr;
+	int ret = 0;
+
+	uobj = uobj_get_write(UVERBS_OBJECT_MR, cmd->mr_handle, attrs);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	locks->uobj = uobj;
+	mr = uobj->object;
+	/* Device-memory MRs cannot be re-registered. */
+	if (mr->dm)
+		return -EINVAL;
+	if (cmd->flags & IB_MR_REREG_ACCESS)
+		ret = ib_check_mr_access(mr->device, cmd->access_flags);
+	if (ret || !(cmd->flags & IB_MR_REREG_PD))
+		return ret;
+
+	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	/* Moving to the PD it is already in is no PD change. */
+	if (pd != mr->pd) {
+		locks->new_pd = pd;
+		return 0;
+	}
+	uobj_put_obj_read(pd);
+	cmd->flags &= ~IB_MR_REREG_PD;
+	return 0;
+}
+
+/*
+ * The driver answered with a new MR: it takes the old handle and the old
+ * MR is destroyed.  The keys are read before the commit: from then on
+ * another thread may deregister the new MR under that handle.
+ */
+static void rereg_take_handle(struct rereg_locks *locks,
+			      struct uverbs_newobj *n, struct ib_mr *new_mr,
+			      struct ib_pd *pd, struct ovb_rereg_mr_resp *resp)
+{
+	uverbs_mr_init(new_mr, pd, n->uobj);
+	n->uobj->object = new_mr;
+	resp->lkey = new_mr->lkey;
+	resp->rkey = new_mr->rkey;
+	rdma_assign_uobject(locks->uobj, n->uobj, n->attrs);
+	rdma_alloc_commit_uobject(n->uobj, n->attrs);
+	uobj_put_destroy(locks->uobj);
+	locks->uobj = NULL;
+}
+
+static int rereg_apply(struct uverbs_attr_bundle *attrs,
+		       const struct ovb_rereg_mr_req *cmd,
+		       struct rereg_locks *locks,
+		       struct ovb_rereg_mr_resp *resp)
+{
+	struct ib_mr *mr = locks->uobj->object, *new_mr;
+	struct ib_pd *pd = locks->new_pd ?: mr->pd;
+	struct uverbs_newobj n;
+	/* The driver may build a new MR; it needs a uobject ready for it. */
+	int ret = uverbs_newobj_begin(&n, UVERBS_OBJECT_MR, attrs, 0);
+
+	if (ret)
+		return ret;
+	new_mr = n.ibdev->ops.rereg_user_mr(mr, cmd->flags, cmd->start,
+					    cmd->length, cmd->hca_va,
+					    cmd->access_flags, pd,
+					    &attrs->driver_udata);
+	if (new_mr && !IS_ERR(new_mr)) {
+		rereg_take_handle(locks, &n, new_mr, pd, resp);
+		return 0;
+	}
+	uverbs_newobj_cancel(&n, 0);
+	if (IS_ERR(new_mr))
+		return PTR_ERR(new_mr);
+	rereg_update_in_place(mr, cmd, locks->new_pd);
+	resp->lkey = mr->lkey;
+	resp->rkey = mr->rkey;
+	return 0;
+}
+
 static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_rereg_mr_resp resp = {};
-	struct ib_uobject *uobj, *new_uobj;
+	struct rereg_locks locks = {};
 	struct ovb_rereg_mr_req cmd;
-	struct ib_pd *new_pd = NULL;
-	struct ib_mr *mr, *new_mr;
-	struct ib_device *ibdev;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	ret = ret ?: rereg_check_request(&cmd);
 	if (ret)
 		return ret;
-	ret = rereg_check_request(&cmd);
-	if (ret)
-		return ret;
-
-	uobj = uobj_get_write(UVERBS_OBJECT_MR, cmd.mr_handle, attrs);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	mr = uobj->object;
-	/* Device-memory MRs cannot be re-registered. */
-	if (mr->dm) {
-		ret = -EINVAL;
-		goto put_mr;
-	}
-	if (cmd.flags & IB_MR_REREG_ACCESS) {
-		ret = ib_check_mr_access(mr->device, cmd.access_flags);
-		if (ret)
-			goto put_mr;
-	}
-
-	if (cmd.flags & IB_MR_REREG_PD) {
-		new_pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle,
-					   attrs);
-		if (IS_ERR(new_pd)) {
-			ret = PTR_ERR(new_pd);
-			goto put_mr;
-		}
-		/* Moving to the PD it is already in is no PD change. */
-		if (new_pd == mr->pd) {
-			uobj_put_obj_read(new_pd);
-			new_pd = NULL;
-			cmd.flags &= ~IB_MR_REREG_PD;
-		}
-	}
-
-	/* The driver may build a new MR; it needs a uobject ready for it. */
-	new_uobj = uobj_alloc(UVERBS_OBJECT_MR, attrs, &ibdev);
-	if (IS_ERR(new_uobj)) {
-		ret = PTR_ERR(new_uobj);
-		goto put_pd;
-	}
-	new_mr = ibdev->ops.rereg_user_mr(mr, cmd.flags, cmd.start, cmd.length,
-					  cmd.hca_va, cmd.access_flags,
-					  new_pd ?: mr->pd,
-					  &attrs->driver_udata);
-	if (IS_ERR(new_mr)) {
-		ret = PTR_ERR(new_mr);
-		uobj_alloc_abort(new_uobj, attrs);
-		goto put_pd;
-	}
-
-	if (new_mr) {
-		/*
-		 * The new MR takes the old handle; the old MR is destroyed.
-		 * The keys are read before the commit: from then on another
-		 * thread may deregister the new MR under that handle.
-		 */
-		uverbs_mr_init(new_mr, new_pd ?: mr->pd, new_uobj);
-		new_uobj->object = new_mr;
-		resp.lkey = new_mr->lkey;
-		resp.rkey = new_mr->rkey;
-		rdma_assign_uobject(uobj, new_uobj, attrs);
-		rdma_alloc_commit_uobject(new_uobj, attrs);
-		uobj_put_destroy(uobj);
-		uobj = NULL;
-	} else {
-		uobj_alloc_abort(new_uobj, attrs);
-		rereg_update_in_place(mr, &cmd, new_pd);
-		resp.lkey = mr->lkey;
-		resp.rkey = mr->rkey;
-	}
-
-	ret = uverbs_response(attrs, &resp, sizeof(resp));
-put_pd:
-	if (new_pd)
-		uobj_put_obj_read(new_pd);
-put_mr:
-	if (uobj)
-		uobj_put_write(uobj);
+	ret = rereg_lock(attrs, &cmd, &locks) ?:
+	      rereg_apply(attrs, &cmd, &locks, &resp) ?:
+	      uverbs_response(attrs, &resp, sizeof(resp));
+	rereg_unlock(&locks);
 	return ret;
 }
 
+static const struct uverbs_destroy_cmd uverbs_dereg_mr_cmd = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_MR, struct ovb_dereg_mr_req, mr_handle),
+};
+
 static int uverbs_dereg_mr(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_dereg_mr_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_MR, cmd.mr_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_dereg_mr_cmd);
 }
 
 static int uverbs_free_mr(struct ib_uobject *uobj, enum rdma_remove_reason why,

@@ -10,26 +10,25 @@
  * driver has no device memory.
  */
 
-#include "uverbs.h"
+#include "obj_steps.h"
+
+/* QUERY_MR's mandatory outputs, straight from ib_core's MR. */
+static const struct uverbs_attr_field uverbs_query_mr_out[] = {
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_QUERY_MR_RESP_LKEY, struct ib_mr, lkey),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_QUERY_MR_RESP_RKEY, struct ib_mr, rkey),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_QUERY_MR_RESP_LENGTH, struct ib_mr, length),
+};
 
 static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_MR)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_mr *mr = uverbs_attr_get_obj(attrs, UVERBS_ATTR_QUERY_MR_HANDLE);
-	int ret;
+	int ret = uverbs_copy_fields_out(attrs, mr, uverbs_query_mr_out,
+					 ARRAY_SIZE(uverbs_query_mr_out));
 
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &mr->lkey,
-			     sizeof(mr->lkey));
+	/* The IOVA is optional: only a failed copy of it counts. */
 	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_RKEY,
-				     &mr->rkey, sizeof(mr->rkey));
-	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_LENGTH,
-				     &mr->length, sizeof(mr->length));
-	if (ret)
-		return ret;
-	/* IOVA is optional */
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_IOVA, &mr->iova,
-			     sizeof(mr->iova));
+		ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_IOVA,
+				     &mr->iova, sizeof(mr->iova));
 	return IS_UVERBS_COPY_ERR(ret) ? ret : 0;
 }
 
@@ -37,20 +36,18 @@ static int UVERBS_HANDLER(UVERBS_METHOD_ADVISE_MR)(struct uverbs_attr_bundle *at
 {
 	struct ib_pd *pd = uverbs_attr_get_obj(attrs, UVERBS_ATTR_ADVISE_MR_PD_HANDLE);
 	enum ib_uverbs_advise_mr_advice advice;
+	int nsge, ret = -EOPNOTSUPP;
 	struct ib_sge *sges;
-	int nsge, ret;
 	u32 flags;
 
-	if (!pd->device->ops.advise_mr)
-		return -EOPNOTSUPP;
-	ret = uverbs_get_const(&advice, attrs, UVERBS_ATTR_ADVISE_MR_ADVICE);
+	if (pd->device->ops.advise_mr)
+		ret = uverbs_get_const(&advice, attrs,
+				       UVERBS_ATTR_ADVISE_MR_ADVICE) ?:
+		      uverbs_get_flags32(&flags, attrs,
+					 UVERBS_ATTR_ADVISE_MR_FLAGS,
+					 IB_UVERBS_ADVISE_MR_FLAG_FLUSH);
 	if (ret)
 		return ret;
-	ret = uverbs_get_flags32(&flags, attrs, UVERBS_ATTR_ADVISE_MR_FLAGS,
-				 IB_UVERBS_ADVISE_MR_FLAG_FLUSH);
-	if (ret)
-		return ret;
-
 	/* struct ib_uverbs_sge and struct ib_sge share their layout */
 	nsge = uverbs_attr_ptr_get_array_size(attrs, UVERBS_ATTR_ADVISE_MR_SGE_LIST,
 					      sizeof(struct ib_sge));
@@ -70,6 +67,13 @@ static int mr_copy_keys(struct uverbs_attr_bundle *attrs, struct ib_mr *mr,
 				     sizeof(mr->rkey));
 }
 
+static const struct uverbs_attr_field uverbs_dm_mr_in[] = {
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_REG_DM_MR_OFFSET, struct ib_dm_mr_attr,
+			  offset),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_REG_DM_MR_LENGTH, struct ib_dm_mr_attr,
+			  length),
+};
+
 static int UVERBS_HANDLER(UVERBS_METHOD_DM_MR_REG)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, UVERBS_ATTR_REG_DM_MR_HANDLE);
@@ -81,14 +85,11 @@ static int UVERBS_HANDLER(UVERBS_METHOD_DM_MR_REG)(struct uverbs_attr_bundle *at
 
 	if (!pd->device->ops.reg_dm_mr)
 		return -EOPNOTSUPP;
-	ret = uverbs_copy_from(&mr_attr.offset, attrs, UVERBS_ATTR_REG_DM_MR_OFFSET);
-	if (!ret)
-		ret = uverbs_copy_from(&mr_attr.length, attrs,
-				       UVERBS_ATTR_REG_DM_MR_LENGTH);
-	if (!ret)
-		ret = uverbs_get_flags32(&mr_attr.access_flags, attrs,
-					 UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS,
-					 IB_ACCESS_SUPPORTED);
+	ret = uverbs_copy_fields(attrs, &mr_attr, uverbs_dm_mr_in,
+				 ARRAY_SIZE(uverbs_dm_mr_in)) ?:
+	      uverbs_get_flags32(&mr_attr.access_flags, attrs,
+				 UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS,
+				 IB_ACCESS_SUPPORTED);
 	if (ret)
 		return ret;
 	/* Device memory has no user address: the MR must be zero based. */

@@ -8,88 +8,82 @@
 
 #include <linux/slab.h>
 
-#include "uverbs.h"
+#include "obj_steps.h"
 
-static int uverbs_alloc_mw(struct uverbs_attr_bundle *attrs)
+/* The window of an ALLOC_MW request on @pd, which the caller holds. */
+static struct ib_mw *uverbs_mw_make(struct uverbs_newobj *n, struct ib_pd *pd,
+				    u32 type)
 {
-	struct ovb_alloc_mw_resp resp = {};
-	struct ovb_alloc_mw_req cmd;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
-	struct ib_pd *pd;
 	struct ib_mw *mw;
 	int ret;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	uobj = uobj_alloc(UVERBS_OBJECT_MW, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
-	if (IS_ERR(pd)) {
-		ret = PTR_ERR(pd);
-		goto err_abort;
-	}
-	if (cmd.mw_type != IB_MW_TYPE_1 && cmd.mw_type != IB_MW_TYPE_2) {
-		ret = -EINVAL;
-		goto err_put;
-	}
-
-	mw = rdma_zalloc_drv_obj(ibdev, ib_mw);
-	if (!mw) {
-		ret = -ENOMEM;
-		goto err_put;
-	}
-	mw->device = ibdev;
-	mw->pd = pd;
-	mw->uobject = uobj;
-	mw->type = cmd.mw_type;
-	ret = ibdev->ops.alloc_mw(mw, &attrs->driver_udata);
+	if (type != IB_MW_TYPE_1 && type != IB_MW_TYPE_2)
+		return ERR_PTR(-EINVAL);
+	mw = rdma_zalloc_drv_obj(n->ibdev, ib_mw);
+	if (!mw)
+		return ERR_PTR(-ENOMEM);
+	*mw = (struct ib_mw) {
+		.device = n->ibdev,
+		.pd = pd,
+		.uobject = n->uobj,
+		.type = type,
+	};
+	ret = n->ibdev->ops.alloc_mw(mw, &n->attrs->driver_udata);
 	if (ret) {
 		kfree(mw);
-		goto err_put;
+		return ERR_PTR(ret);
 	}
 	atomic_inc(&pd->usecnt);
-	uobj->object = mw;
-	uobj_put_obj_read(pd);
-	uobj_finalize_uobj_create(uobj, attrs);
-
-	resp.rkey = mw->rkey;
-	resp.mw_handle = uobj->id;
-	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_put:
-	uobj_put_obj_read(pd);
-err_abort:
-	uobj_alloc_abort(uobj, attrs);
-	return ret;
+	return mw;
 }
+
+static int uverbs_alloc_mw(struct uverbs_attr_bundle *attrs)
+{
+	struct ovb_alloc_mw_resp resp;
+	struct ovb_alloc_mw_req cmd;
+	struct uverbs_newobj n;
+	struct ib_pd *pd;
+	struct ib_mw *mw;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+
+	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_MW, attrs, 0);
+	if (ret)
+		return ret;
+	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	if (IS_ERR(pd))
+		return uverbs_newobj_cancel(&n, PTR_ERR(pd));
+	mw = uverbs_mw_make(&n, pd, cmd.mw_type);
+	uobj_put_obj_read(pd);
+	if (IS_ERR(mw))
+		return uverbs_newobj_cancel(&n, PTR_ERR(mw));
+
+	resp = (struct ovb_alloc_mw_resp) {
+		.mw_handle = uverbs_newobj_publish(&n, mw),
+		.rkey = mw->rkey,
+	};
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static const struct uverbs_destroy_cmd uverbs_dealloc_mw_cmd_cmd = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_MW, struct ovb_dealloc_mw_req, mw_handle),
+};
 
 static int uverbs_dealloc_mw_cmd(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_dealloc_mw_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_MW, cmd.mw_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_dealloc_mw_cmd_cmd);
 }
 
 /* Frees @mw and releases its PD; on a driver error nothing is released. */
 int uverbs_dealloc_mw(struct ib_mw *mw)
 {
 	struct ib_pd *pd = mw->pd;
-	int ret;
+	int ret = mw->device->ops.dealloc_mw(mw);
 
-	ret = mw->device->ops.dealloc_mw(mw);
-	if (ret)
-		return ret;
-	atomic_dec(&pd->usecnt);
-	kfree(mw);
-	return 0;
+	if (!ret) {
+		kfree(mw);
+		atomic_dec(&pd->usecnt);
+	}
+	return ret;
 }
 
 static int uverbs_free_mw(struct ib_uobject *uobj, enum rdma_remove_reason why,

@@ -9,60 +9,56 @@
 
 #include <linux/slab.h>
 
-#include "uverbs.h"
+#include "obj_steps.h"
+
+/* A PD shell for the driver to fill, with its restrack entry begun. */
+static struct ib_pd *uverbs_pd_shell(struct uverbs_newobj *n)
+{
+	struct ib_pd *pd = rdma_zalloc_drv_obj(n->ibdev, ib_pd);
+
+	if (!pd)
+		return NULL;
+	*pd = (struct ib_pd) {
+		.device = n->ibdev,
+		.uobject = n->uobj,
+	};
+	rdma_restrack_new(&pd->res, RDMA_RESTRACK_PD);
+	rdma_restrack_set_name(&pd->res, NULL);
+	return pd;
+}
 
 static int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_alloc_pd_resp resp = {};
 	struct ovb_alloc_pd_req cmd;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
+	struct uverbs_newobj n;
 	struct ib_pd *pd;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_PD, attrs, 0);
 	if (ret)
 		return ret;
-
-	uobj = uobj_alloc(UVERBS_OBJECT_PD, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-
-	pd = rdma_zalloc_drv_obj(ibdev, ib_pd);
-	if (!pd) {
-		uobj_alloc_abort(uobj, attrs);
-		return -ENOMEM;
-	}
-	pd->device = ibdev;
-	pd->uobject = uobj;
-	atomic_set(&pd->usecnt, 0);
-	rdma_restrack_new(&pd->res, RDMA_RESTRACK_PD);
-	rdma_restrack_set_name(&pd->res, NULL);
-
-	ret = ibdev->ops.alloc_pd(pd, &attrs->driver_udata);
+	pd = uverbs_pd_shell(&n);
+	ret = pd ? n.ibdev->ops.alloc_pd(pd, &attrs->driver_udata) : -ENOMEM;
 	if (ret) {
-		rdma_restrack_put(&pd->res);
-		kfree(pd);
-		uobj_alloc_abort(uobj, attrs);
-		return ret;
+		if (pd) {
+			rdma_restrack_put(&pd->res);
+			kfree(pd);
+		}
+		return uverbs_newobj_cancel(&n, ret);
 	}
 	rdma_restrack_add(&pd->res);
-	uobj->object = pd;
-	uobj_finalize_uobj_create(uobj, attrs);
-
-	resp.pd_handle = uobj->id;
+	resp.pd_handle = uverbs_newobj_publish(&n, pd);
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
+static const struct uverbs_destroy_cmd uverbs_dealloc_pd_cmd = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_PD, struct ovb_dealloc_pd_req, pd_handle),
+};
+
 static int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_dealloc_pd_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_dealloc_pd_cmd);
 }
 
 static int uverbs_free_pd(struct ib_uobject *uobj, enum rdma_remove_reason why,

@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
 
-#include "uverbs.h"
+#include "obj_steps.h"
 
 /* The create flags a user may ask for; ib_core and the driver refine. */
 #define UVERBS_QP_CREATE_FLAGS_USER					\
@@ -161,36 +161,34 @@ static int uverbs_qp_get_deps(struct ovb_ex_create_qp_req *cmd,
 	return uverbs_qp_get_queues(cmd, deps, has_sq, attrs);
 }
 
+/* The QP types a user may create; raw Ethernet needs CAP_NET_RAW. */
 static int uverbs_qp_check_type(u32 qp_type)
 {
-	switch (qp_type) {
-	case IB_QPT_RAW_PACKET:
-		/* Raw Ethernet frames bypass the network stack. */
+	const u32 open_types = BIT(IB_QPT_RC) | BIT(IB_QPT_UC) |
+			       BIT(IB_QPT_UD) | BIT(IB_QPT_XRC_INI) |
+			       BIT(IB_QPT_XRC_TGT);
+
+	if (qp_type == IB_QPT_RAW_PACKET)
 		return capable(CAP_NET_RAW) ? 0 : -EPERM;
-	case IB_QPT_RC:
-	case IB_QPT_UC:
-	case IB_QPT_UD:
-	case IB_QPT_XRC_INI:
-	case IB_QPT_XRC_TGT:
-	case IB_QPT_DRIVER:
+	if (qp_type == IB_QPT_DRIVER ||
+	    (qp_type < 32 && (open_types & BIT(qp_type))))
 		return 0;
-	default:
-		return -EINVAL;
-	}
+	return -EINVAL;
 }
 
 static int uverbs_qp_check_flags(const struct ovb_ex_create_qp_req *cmd,
 				 struct ib_qp_init_attr *init)
 {
-	init->create_flags = cmd->create_flags;
-	if (init->create_flags & ~UVERBS_QP_CREATE_FLAGS_USER)
+	u32 flags = cmd->create_flags;
+
+	if (flags & ~UVERBS_QP_CREATE_FLAGS_USER)
 		return -EINVAL;
-	if (init->create_flags & IB_QP_CREATE_SOURCE_QPN) {
-		/* Sending as another QP number is impersonation. */
-		if (!capable(CAP_NET_RAW))
-			return -EPERM;
+	/* Sending as another QP number is impersonation. */
+	if ((flags & IB_QP_CREATE_SOURCE_QPN) && !capable(CAP_NET_RAW))
+		return -EPERM;
+	init->create_flags = flags;
+	if (flags & IB_QP_CREATE_SOURCE_QPN)
 		init->source_qpn = cmd->source_qpn;
-	}
 	return 0;
 }
 
@@ -198,19 +196,31 @@ static void uverbs_qp_init_attr(const struct ovb_ex_create_qp_req *cmd,
 				const struct uverbs_qp_deps *deps,
 				struct ib_qp_init_attr *init)
 {
-	init->send_cq = deps->scq;
-	init->recv_cq = deps->rcq;
-	init->srq = deps->srq;
-	init->rwq_ind_tbl = deps->ind_tbl;
-	init->xrcd = deps->xrcd_uobj ? deps->xrcd_uobj->object : NULL;
-	init->sq_sig_type = cmd->sq_sig_all ? IB_SIGNAL_ALL_WR :
-					      IB_SIGNAL_REQ_WR;
-	init->qp_type = cmd->qp_type;
-	init->cap.max_send_wr = cmd->max_send_wr;
-	init->cap.max_recv_wr = cmd->max_recv_wr;
-	init->cap.max_send_sge = cmd->max_send_sge;
-	init->cap.max_recv_sge = cmd->max_recv_sge;
-	init->cap.max_inline_data = cmd->max_inline_data;
+	*init = (struct ib_qp_init_attr) {
+		.send_cq = deps->scq,
+		.recv_cq = deps->rcq,
+		.srq = deps->srq,
+		.rwq_ind_tbl = deps->ind_tbl,
+		.xrcd = deps->xrcd_uobj ? deps->xrcd_uobj->object : NULL,
+		.sq_sig_type = cmd->sq_sig_all ? IB_SIGNAL_ALL_WR :
+						 IB_SIGNAL_REQ_WR,
+		.qp_type = cmd->qp_type,
+		.cap = {
+			.max_send_wr = cmd->max_send_wr,
+			.max_recv_wr = cmd->max_recv_wr,
+			.max_send_sge = cmd->max_send_sge,
+			.max_recv_sge = cmd->max_recv_sge,
+			.max_inline_data = cmd->max_inline_data,
+		},
+	};
+}
+
+/* The parts of a uqp both creating and opening a QP set up. */
+static void uverbs_uqp_init(struct ib_uqp_object *uqp)
+{
+	mutex_init(&uqp->mcast_lock);
+	INIT_LIST_HEAD(&uqp->mcast_list);
+	INIT_LIST_HEAD(&uqp->uevent.event_list);
 }
 
 /*
@@ -227,9 +237,7 @@ struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
 {
 	struct ib_qp *qp;
 
-	mutex_init(&uqp->mcast_lock);
-	INIT_LIST_HEAD(&uqp->mcast_list);
-	INIT_LIST_HEAD(&uqp->uevent.event_list);
+	uverbs_uqp_init(uqp);
 	uqp->uevent.event_file = uverbs_async_event_get(async);
 	init->event_handler = ib_uverbs_qp_event_handler;
 
@@ -242,11 +250,8 @@ struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
 	}
 	ib_qp_usecnt_inc(qp);
 	uqp->uevent.uobject.object = qp;
-	if (xrcd_uobj) {
-		uqp->uxrcd = container_of(xrcd_uobj, struct ib_uxrcd_object,
-					  uobject);
-		atomic_inc(&uqp->uxrcd->refcnt);
-	}
+	if (xrcd_uobj)
+		uqp->uxrcd = uverbs_xrcd_hold(xrcd_uobj);
 	return qp;
 }
 
@@ -261,156 +266,141 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	struct ib_qp_init_attr init = {};
 	struct uverbs_qp_deps deps = {};
 	struct ib_uqp_object *uqp;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
+	struct uverbs_newobj n;
 	struct ib_qp *qp;
-	int ret;
+	int ret = uverbs_qp_check_type(cmd->qp_type);
 
-	ret = uverbs_qp_check_type(cmd->qp_type);
+	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_QP, attrs,
+					 cmd->user_handle);
 	if (ret)
 		return ret;
-
-	uobj = uobj_alloc(UVERBS_OBJECT_QP, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	uqp = container_of(uobj, struct ib_uqp_object, uevent.uobject);
-	uobj->user_handle = cmd->user_handle;
+	uqp = container_of(n.uobj, struct ib_uqp_object, uevent.uobject);
 
 	ret = uverbs_qp_get_deps(cmd, &deps, attrs);
-	if (ret)
-		goto err_deps;
-	uverbs_qp_init_attr(cmd, &deps, &init);
-	ret = uverbs_qp_check_flags(cmd, &init);
-	if (ret)
-		goto err_deps;
-
-	qp = uverbs_qp_create_hw(uqp, deps.pd ? deps.pd->device : init.xrcd->device,
-				 deps.pd, &init, deps.xrcd_uobj, attrs,
-				 uverbs_default_async_event(attrs->ufile));
-	if (IS_ERR(qp)) {
-		ret = PTR_ERR(qp);
-		goto err_deps;
+	if (!ret) {
+		uverbs_qp_init_attr(cmd, &deps, &init);
+		ret = uverbs_qp_check_flags(cmd, &init);
+	}
+	if (!ret) {
+		qp = uverbs_qp_create_hw(uqp, deps.pd ? deps.pd->device :
+							init.xrcd->device,
+					 deps.pd, &init, deps.xrcd_uobj, attrs,
+					 uverbs_default_async_event(attrs->ufile));
+		ret = PTR_ERR_OR_ZERO(qp);
 	}
 	uverbs_qp_put_deps(&deps);
-	uobj_finalize_uobj_create(uobj, attrs);
+	if (ret)
+		return uverbs_newobj_cancel(&n, ret);
 
 	/* The driver may have rounded the capabilities up. */
-	resp.base.qpn = qp->qp_num;
-	resp.base.qp_handle = uobj->id;
-	resp.base.max_recv_sge = init.cap.max_recv_sge;
-	resp.base.max_send_sge = init.cap.max_send_sge;
-	resp.base.max_recv_wr = init.cap.max_recv_wr;
-	resp.base.max_send_wr = init.cap.max_send_wr;
-	resp.base.max_inline_data = init.cap.max_inline_data;
+	resp.base = (struct ovb_create_qp_resp) {
+		.qp_handle = uverbs_newobj_publish(&n, NULL),
+		.qpn = qp->qp_num,
+		.max_recv_sge = init.cap.max_recv_sge,
+		.max_send_sge = init.cap.max_send_sge,
+		.max_recv_wr = init.cap.max_recv_wr,
+		.max_send_wr = init.cap.max_send_wr,
+		.max_inline_data = init.cap.max_inline_data,
+	};
 	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
 	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_deps:
-	uverbs_qp_put_deps(&deps);
-	uobj_alloc_abort(uobj, attrs);
-	return ret;
 }
 
+/* The legacy request, widened: it has no create flags and no RSS. */
 static int uverbs_create_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_ex_create_qp_req xcmd = {};
 	struct ovb_create_qp_req cmd;
-	int ret;
+	struct ovb_ex_create_qp_req ex;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-
-	xcmd.user_handle = cmd.user_handle;
-	xcmd.pd_handle = cmd.pd_handle;
-	xcmd.send_cq_handle = cmd.send_cq_handle;
-	xcmd.recv_cq_handle = cmd.recv_cq_handle;
-	xcmd.srq_handle = cmd.srq_handle;
-	xcmd.max_send_wr = cmd.max_send_wr;
-	xcmd.max_recv_wr = cmd.max_recv_wr;
-	xcmd.max_send_sge = cmd.max_send_sge;
-	xcmd.max_recv_sge = cmd.max_recv_sge;
-	xcmd.max_inline_data = cmd.max_inline_data;
-	xcmd.sq_sig_all = cmd.sq_sig_all;
-	xcmd.qp_type = cmd.qp_type;
-	xcmd.is_srq = cmd.is_srq;
-	return uverbs_create_qp_common(attrs, &xcmd);
+	ex = (struct ovb_ex_create_qp_req) {
+		.user_handle = cmd.user_handle,
+		.pd_handle = cmd.pd_handle,
+		.send_cq_handle = cmd.send_cq_handle,
+		.recv_cq_handle = cmd.recv_cq_handle,
+		.srq_handle = cmd.srq_handle,
+		.max_send_wr = cmd.max_send_wr,
+		.max_recv_wr = cmd.max_recv_wr,
+		.max_send_sge = cmd.max_send_sge,
+		.max_recv_sge = cmd.max_recv_sge,
+		.max_inline_data = cmd.max_inline_data,
+		.sq_sig_all = cmd.sq_sig_all,
+		.qp_type = cmd.qp_type,
+		.is_srq = cmd.is_srq,
+	};
+	return uverbs_create_qp_common(attrs, &ex);
 }
 
 static int uverbs_ex_create_qp(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_ex_create_qp_req cmd;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (!ret && ((cmd.comp_mask & ~OVB_CREATE_QP_SUP_COMP_MASK) ||
+		     cmd.reserved))
+		ret = -EINVAL;
+	return ret ?: uverbs_create_qp_common(attrs, &cmd);
+}
+
+/*
+ * The XRC target QP numbered @cmd->qpn in the domain the request names.
+ * The opened QP has no async event file of its own, as in 6.1: its events
+ * reach the creator.
+ */
+static struct ib_qp *uverbs_qp_open_shared(struct ib_uqp_object *uqp,
+					   const struct ovb_open_qp_req *cmd,
+					   struct uverbs_qp_deps *deps,
+					   struct uverbs_attr_bundle *attrs)
+{
+	struct ib_qp_open_attr open = {
+		.event_handler = ib_uverbs_qp_event_handler,
+		.qp_num = cmd->qpn,
+		.qp_type = cmd->qp_type,
+	};
+	int ret = uverbs_qp_get_xrcd(cmd->pd_handle, deps, attrs);
+	struct ib_qp *qp;
+
 	if (ret)
-		return ret;
-	if (cmd.comp_mask & ~OVB_CREATE_QP_SUP_COMP_MASK)
-		return -EINVAL;
-	if (cmd.reserved)
-		return -EINVAL;
-	return uverbs_create_qp_common(attrs, &cmd);
+		return ERR_PTR(ret);
+	qp = ib_open_qp(deps->xrcd_uobj->object, &open);
+	if (!IS_ERR(qp)) {
+		uqp->uxrcd = uverbs_xrcd_hold(deps->xrcd_uobj);
+		qp->uobject = uqp;
+	}
+	return qp;
 }
 
 /*
  * OPEN_QP: a handle to an existing XRC target QP, found by number in an
- * XRC domain this file has opened.  The opened QP has no async event
- * file of its own, as in 6.1: its events reach the creator.
+ * XRC domain this file has opened.
  */
 static int uverbs_open_qp(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_create_qp_resp resp = {};
-	struct ib_qp_open_attr open = {};
 	struct uverbs_qp_deps deps = {};
 	struct ovb_open_qp_req cmd;
 	struct ib_uqp_object *uqp;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
+	struct uverbs_newobj n;
 	struct ib_qp *qp;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_QP, attrs,
+					 cmd.user_handle);
 	if (ret)
 		return ret;
+	uqp = container_of(n.uobj, struct ib_uqp_object, uevent.uobject);
+	uverbs_uqp_init(uqp);
 
-	uobj = uobj_alloc(UVERBS_OBJECT_QP, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	uqp = container_of(uobj, struct ib_uqp_object, uevent.uobject);
-	mutex_init(&uqp->mcast_lock);
-	INIT_LIST_HEAD(&uqp->mcast_list);
-	INIT_LIST_HEAD(&uqp->uevent.event_list);
-
-	ret = uverbs_qp_get_xrcd(cmd.pd_handle, &deps, attrs);
-	if (ret)
-		goto err;
-
-	open.event_handler = ib_uverbs_qp_event_handler;
-	open.qp_num = cmd.qpn;
-	open.qp_type = cmd.qp_type;
-	qp = ib_open_qp(deps.xrcd_uobj->object, &open);
-	if (IS_ERR(qp)) {
-		ret = PTR_ERR(qp);
-		goto err;
-	}
-
-	uobj->object = qp;
-	uobj->user_handle = cmd.user_handle;
-	uqp->uxrcd = container_of(deps.xrcd_uobj, struct ib_uxrcd_object,
-				  uobject);
-	atomic_inc(&uqp->uxrcd->refcnt);
-	qp->uobject = uqp;
+	qp = uverbs_qp_open_shared(uqp, &cmd, &deps, attrs);
 	uverbs_qp_put_deps(&deps);
-	uobj_finalize_uobj_create(uobj, attrs);
+	if (IS_ERR(qp))
+		return uverbs_newobj_cancel(&n, PTR_ERR(qp));
 
+	resp.qp_handle = uverbs_newobj_publish(&n, qp);
 	resp.qpn = qp->qp_num;
-	resp.qp_handle = uobj->id;
 	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err:
-	uverbs_qp_put_deps(&deps);
-	uobj_alloc_abort(uobj, attrs);
-	return ret;
 }
 
 static void uverbs_ah_attr_to_dest(struct ovb_qp_dest *dest,
@@ -437,75 +427,68 @@ static void uverbs_query_qp_resp(struct ovb_query_qp_resp *resp,
 				 const struct ib_qp_attr *attr,
 				 const struct ib_qp_init_attr *init)
 {
-	resp->qp_state = attr->qp_state;
-	resp->cur_qp_state = attr->cur_qp_state;
-	resp->path_mtu = attr->path_mtu;
-	resp->path_mig_state = attr->path_mig_state;
-	resp->qkey = attr->qkey;
-	resp->rq_psn = attr->rq_psn;
-	resp->sq_psn = attr->sq_psn;
-	resp->dest_qp_num = attr->dest_qp_num;
-	resp->qp_access_flags = attr->qp_access_flags;
-	resp->pkey_index = attr->pkey_index;
-	resp->alt_pkey_index = attr->alt_pkey_index;
-	resp->sq_draining = attr->sq_draining;
-	resp->max_rd_atomic = attr->max_rd_atomic;
-	resp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
-	resp->min_rnr_timer = attr->min_rnr_timer;
-	resp->port_num = attr->port_num;
-	resp->timeout = attr->timeout;
-	resp->retry_cnt = attr->retry_cnt;
-	resp->rnr_retry = attr->rnr_retry;
-	resp->alt_port_num = attr->alt_port_num;
-	resp->alt_timeout = attr->alt_timeout;
+	*resp = (struct ovb_query_qp_resp) {
+		.qp_state = attr->qp_state,
+		.cur_qp_state = attr->cur_qp_state,
+		.path_mtu = attr->path_mtu,
+		.path_mig_state = attr->path_mig_state,
+		.qkey = attr->qkey,
+		.rq_psn = attr->rq_psn,
+		.sq_psn = attr->sq_psn,
+		.dest_qp_num = attr->dest_qp_num,
+		.qp_access_flags = attr->qp_access_flags,
+		.pkey_index = attr->pkey_index,
+		.alt_pkey_index = attr->alt_pkey_index,
+		.sq_draining = attr->sq_draining,
+		.max_rd_atomic = attr->max_rd_atomic,
+		.max_dest_rd_atomic = attr->max_dest_rd_atomic,
+		.min_rnr_timer = attr->min_rnr_timer,
+		.port_num = attr->port_num,
+		.timeout = attr->timeout,
+		.retry_cnt = attr->retry_cnt,
+		.rnr_retry = attr->rnr_retry,
+		.alt_port_num = attr->alt_port_num,
+		.alt_timeout = attr->alt_timeout,
+		.max_send_wr = init->cap.max_send_wr,
+		.max_recv_wr = init->cap.max_recv_wr,
+		.max_send_sge = init->cap.max_send_sge,
+		.max_recv_sge = init->cap.max_recv_sge,
+		.max_inline_data = init->cap.max_inline_data,
+		.sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR,
+	};
 	uverbs_ah_attr_to_dest(&resp->dest, &attr->ah_attr);
 	uverbs_ah_attr_to_dest(&resp->alt_dest, &attr->alt_ah_attr);
-
-	resp->max_send_wr = init->cap.max_send_wr;
-	resp->max_recv_wr = init->cap.max_recv_wr;
-	resp->max_send_sge = init->cap.max_send_sge;
-	resp->max_recv_sge = init->cap.max_recv_sge;
-	resp->max_inline_data = init->cap.max_inline_data;
-	resp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 }
+
+/* What QUERY_QP fills; both are large (two AH attrs each): off the stack. */
+struct uverbs_qp_query_buf {
+	struct ib_qp_attr attr;
+	struct ib_qp_init_attr init;
+};
 
 /* The attribute mask goes to the driver as the user gave it. */
 static int uverbs_query_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_query_qp_resp resp = {};
-	struct ib_qp_init_attr *init;
+	struct uverbs_qp_query_buf *buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	struct ovb_query_qp_resp resp;
 	struct ovb_query_qp_req cmd;
-	struct ib_qp_attr *attr;
 	struct ib_qp *qp;
-	int ret;
+	int ret = -ENOMEM;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	/* Both are large (two AH attrs each): keep them off the stack. */
-	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
-	init = kzalloc(sizeof(*init), GFP_KERNEL);
-	if (!attr || !init) {
-		ret = -ENOMEM;
-		goto out;
-	}
-
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
-	if (IS_ERR(qp)) {
+	qp = buf ? uverbs_req_get_read(attrs, &cmd, sizeof(cmd),
+				       UVERBS_OBJECT_QP, &cmd.qp_handle) :
+		   ERR_PTR(-ENOMEM);
+	if (!IS_ERR(qp)) {
+		ret = ib_query_qp(qp, &buf->attr, cmd.attr_mask, &buf->init);
+		uverbs_put_qp_read(qp);
+	} else {
 		ret = PTR_ERR(qp);
-		goto out;
 	}
-	ret = ib_query_qp(qp, attr, cmd.attr_mask, init);
-	uverbs_put_qp_read(qp);
-	if (ret)
-		goto out;
-
-	uverbs_query_qp_resp(&resp, attr, init);
-	ret = uverbs_response(attrs, &resp, sizeof(resp));
-out:
-	kfree(attr);
-	kfree(init);
+	if (!ret) {
+		uverbs_query_qp_resp(&resp, &buf->attr, &buf->init);
+		ret = uverbs_response(attrs, &resp, sizeof(resp));
+	}
+	kfree(buf);
 	return ret;
 }
 
@@ -515,35 +498,35 @@ out:
  */
 static u32 uverbs_qp_effective_mask(enum ib_qp_type type, u32 mask)
 {
-	switch (type) {
-	case IB_QPT_XRC_INI:
-		return mask & ~(IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	case IB_QPT_XRC_TGT:
-		return mask & ~(IB_QP_MAX_QP_RD_ATOMIC | IB_QP_RETRY_CNT |
-				IB_QP_RNR_RETRY);
-	default:
-		return mask;
-	}
+	u32 absent = 0;
+
+	if (type == IB_QPT_XRC_INI)	/* no receive side */
+		absent = IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
+	else if (type == IB_QPT_XRC_TGT)	/* no send side */
+		absent = IB_QP_MAX_QP_RD_ATOMIC | IB_QP_RETRY_CNT |
+			 IB_QP_RNR_RETRY;
+	return mask & ~absent;
 }
 
 static void uverbs_dest_to_ah_attr(struct ib_device *ibdev,
 				   struct rdma_ah_attr *ah,
-				   struct ovb_qp_dest *dest)
+				   const struct ovb_qp_dest *dest)
 {
-	ah->type = rdma_ah_find_type(ibdev, dest->port_num);
-	if (dest->is_global) {
-		rdma_ah_set_grh(ah, NULL, dest->flow_label, dest->sgid_index,
-				dest->hop_limit, dest->traffic_class);
-		rdma_ah_set_dgid_raw(ah, dest->dgid);
-	} else {
-		rdma_ah_set_ah_flags(ah, 0);
-	}
-	rdma_ah_set_dlid(ah, dest->dlid);
-	rdma_ah_set_sl(ah, dest->sl);
-	rdma_ah_set_path_bits(ah, dest->src_path_bits);
-	rdma_ah_set_static_rate(ah, dest->static_rate);
-	rdma_ah_set_port_num(ah, dest->port_num);
-	rdma_ah_set_make_grd(ah, false);
+	const struct uverbs_av av = {
+		.dgid = dest->dgid,
+		.flow_label = dest->flow_label,
+		.dlid = dest->dlid,
+		.sgid_index = dest->sgid_index,
+		.hop_limit = dest->hop_limit,
+		.traffic_class = dest->traffic_class,
+		.sl = dest->sl,
+		.src_path_bits = dest->src_path_bits,
+		.static_rate = dest->static_rate,
+		.is_global = dest->is_global,
+		.port_num = dest->port_num,
+	};
+
+	uverbs_av_to_ah_attr(ibdev, &av, ah);
 }
 
 /*
@@ -586,66 +569,100 @@ static int uverbs_modify_qp_ports(struct ib_qp *qp,
 	return 0;
 }
 
+/*
+ * The scalar fields of MODIFY_QP, each taken when its mask bit is set:
+ * same name on both sides, widened from the request's size to ib_qp_attr's.
+ */
+struct uverbs_qp_modify_field {
+	u32 mask;
+	u16 from, to;
+	u8 from_size, to_size;
+};
+
+#define UVERBS_QP_MODIFY(_bit, _field)					\
+	{ .mask = (_bit),						\
+	  .from = offsetof(struct ovb_modify_qp_req, _field),		\
+	  .from_size = sizeof_field(struct ovb_modify_qp_req, _field),	\
+	  .to = offsetof(struct ib_qp_attr, _field),			\
+	  .to_size = sizeof_field(struct ib_qp_attr, _field) }
+
+static const struct uverbs_qp_modify_field uverbs_qp_modify_fields[] = {
+	UVERBS_QP_MODIFY(IB_QP_STATE, qp_state),
+	UVERBS_QP_MODIFY(IB_QP_CUR_STATE, cur_qp_state),
+	UVERBS_QP_MODIFY(IB_QP_PATH_MTU, path_mtu),
+	UVERBS_QP_MODIFY(IB_QP_PATH_MIG_STATE, path_mig_state),
+	UVERBS_QP_MODIFY(IB_QP_QKEY, qkey),
+	UVERBS_QP_MODIFY(IB_QP_RQ_PSN, rq_psn),
+	UVERBS_QP_MODIFY(IB_QP_SQ_PSN, sq_psn),
+	UVERBS_QP_MODIFY(IB_QP_DEST_QPN, dest_qp_num),
+	UVERBS_QP_MODIFY(IB_QP_ACCESS_FLAGS, qp_access_flags),
+	UVERBS_QP_MODIFY(IB_QP_PKEY_INDEX, pkey_index),
+	UVERBS_QP_MODIFY(IB_QP_EN_SQD_ASYNC_NOTIFY, en_sqd_async_notify),
+	UVERBS_QP_MODIFY(IB_QP_MAX_QP_RD_ATOMIC, max_rd_atomic),
+	UVERBS_QP_MODIFY(IB_QP_MAX_DEST_RD_ATOMIC, max_dest_rd_atomic),
+	UVERBS_QP_MODIFY(IB_QP_MIN_RNR_TIMER, min_rnr_timer),
+	UVERBS_QP_MODIFY(IB_QP_PORT, port_num),
+	UVERBS_QP_MODIFY(IB_QP_TIMEOUT, timeout),
+	UVERBS_QP_MODIFY(IB_QP_RETRY_CNT, retry_cnt),
+	UVERBS_QP_MODIFY(IB_QP_RNR_RETRY, rnr_retry),
+	UVERBS_QP_MODIFY(IB_QP_ALT_PATH, alt_port_num),
+	UVERBS_QP_MODIFY(IB_QP_ALT_PATH, alt_timeout),
+	UVERBS_QP_MODIFY(IB_QP_ALT_PATH, alt_pkey_index),
+};
+
+static u32 uverbs_load_uint(const void *p, size_t size)
+{
+	switch (size) {
+	case 1:
+		return *(const u8 *)p;
+	case 2:
+		return *(const u16 *)p;
+	default:
+		return *(const u32 *)p;
+	}
+}
+
+static void uverbs_store_uint(void *p, size_t size, u32 val)
+{
+	switch (size) {
+	case 1:
+		*(u8 *)p = val;
+		break;
+	case 2:
+		*(u16 *)p = val;
+		break;
+	default:
+		*(u32 *)p = val;
+	}
+}
+
 /* The request's fields into ib_qp_attr, those the mask selects. */
 static int uverbs_modify_qp_attr(struct ib_qp *qp,
 				 struct ovb_ex_modify_qp_req *cmd,
 				 struct ib_qp_attr *attr)
 {
+	const struct uverbs_qp_modify_field *f;
 	struct ovb_modify_qp_req *b = &cmd->base;
 	u32 mask = b->attr_mask;
 
 	if (((mask & IB_QP_CUR_STATE) && b->cur_qp_state > IB_QPS_ERR) ||
 	    ((mask & IB_QP_STATE) && b->qp_state > IB_QPS_ERR))
 		return -EINVAL;
+	/* Q_Keys with the high bit are for privileged senders. */
+	if ((mask & IB_QP_QKEY) && (b->qkey & IB_QP_SET_QKEY) &&
+	    !rdma_nl_get_privileged_qkey())
+		return -EPERM;
 
-	if (mask & IB_QP_STATE)
-		attr->qp_state = b->qp_state;
-	if (mask & IB_QP_CUR_STATE)
-		attr->cur_qp_state = b->cur_qp_state;
-	if (mask & IB_QP_PATH_MTU)
-		attr->path_mtu = b->path_mtu;
-	if (mask & IB_QP_PATH_MIG_STATE)
-		attr->path_mig_state = b->path_mig_state;
-	if (mask & IB_QP_QKEY) {
-		/* Q_Keys with the high bit are for privileged senders. */
-		if ((b->qkey & IB_QP_SET_QKEY) &&
-		    !rdma_nl_get_privileged_qkey())
-			return -EPERM;
-		attr->qkey = b->qkey;
-	}
-	if (mask & IB_QP_RQ_PSN)
-		attr->rq_psn = b->rq_psn;
-	if (mask & IB_QP_SQ_PSN)
-		attr->sq_psn = b->sq_psn;
-	if (mask & IB_QP_DEST_QPN)
-		attr->dest_qp_num = b->dest_qp_num;
-	if (mask & IB_QP_ACCESS_FLAGS)
-		attr->qp_access_flags = b->qp_access_flags;
-	if (mask & IB_QP_PKEY_INDEX)
-		attr->pkey_index = b->pkey_index;
-	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
-		attr->en_sqd_async_notify = b->en_sqd_async_notify;
-	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
-		attr->max_rd_atomic = b->max_rd_atomic;
-	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
-		attr->max_dest_rd_atomic = b->max_dest_rd_atomic;
-	if (mask & IB_QP_MIN_RNR_TIMER)
-		attr->min_rnr_timer = b->min_rnr_timer;
-	if (mask & IB_QP_PORT)
-		attr->port_num = b->port_num;
-	if (mask & IB_QP_TIMEOUT)
-		attr->timeout = b->timeout;
-	if (mask & IB_QP_RETRY_CNT)
-		attr->retry_cnt = b->retry_cnt;
-	if (mask & IB_QP_RNR_RETRY)
-		attr->rnr_retry = b->rnr_retry;
-	if (mask & IB_QP_ALT_PATH) {
-		attr->alt_port_num = b->alt_port_num;
-		attr->alt_timeout = b->alt_timeout;
-		attr->alt_pkey_index = b->alt_pkey_index;
+	for (f = uverbs_qp_modify_fields;
+	     f < uverbs_qp_modify_fields + ARRAY_SIZE(uverbs_qp_modify_fields);
+	     f++)
+		if (mask & f->mask)
+			uverbs_store_uint((u8 *)attr + f->to, f->to_size,
+					  uverbs_load_uint((u8 *)b + f->from,
+							   f->from_size));
+	if (mask & IB_QP_ALT_PATH)
 		uverbs_dest_to_ah_attr(qp->device, &attr->alt_ah_attr,
 				       &b->alt_dest);
-	}
 	if (mask & IB_QP_RATE_LIMIT)
 		attr->rate_limit = cmd->rate_limit;
 	if (mask & IB_QP_AV)
@@ -657,89 +674,71 @@ static int uverbs_modify_qp_attr(struct ib_qp *qp,
 static int uverbs_modify_qp_common(struct uverbs_attr_bundle *attrs,
 				   struct ovb_ex_modify_qp_req *cmd)
 {
-	struct ib_qp_attr *attr;
-	struct ib_qp *qp;
-	int ret;
+	struct ib_qp_attr *attr = kzalloc(sizeof(*attr), GFP_KERNEL);
+	struct ib_qp *qp = attr ? uobj_get_obj_read(qp, UVERBS_OBJECT_QP,
+						    cmd->base.qp_handle,
+						    attrs) :
+				  ERR_PTR(-ENOMEM);
+	int ret = PTR_ERR_OR_ZERO(qp);
 
-	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
-	if (!attr)
-		return -ENOMEM;
-
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd->base.qp_handle,
-			       attrs);
-	if (IS_ERR(qp)) {
-		ret = PTR_ERR(qp);
-		goto out;
-	}
-
-	ret = uverbs_modify_qp_ports(qp, &cmd->base);
-	if (!ret)
-		ret = uverbs_modify_qp_attr(qp, cmd, attr);
-	if (!ret)
-		ret = ib_modify_qp_with_udata(qp, attr,
+	if (!ret) {
+		ret = uverbs_modify_qp_ports(qp, &cmd->base) ?:
+		      uverbs_modify_qp_attr(qp, cmd, attr) ?:
+		      ib_modify_qp_with_udata(qp, attr,
 					      uverbs_qp_effective_mask(qp->qp_type,
 								       cmd->base.attr_mask),
 					      &attrs->driver_udata);
-	uverbs_put_qp_read(qp);
-out:
+		uverbs_put_qp_read(qp);
+	}
 	kfree(attr);
 	return ret;
+}
+
+/* The mask bits each modify command accepts (EOPNOTSUPP beyond them). */
+static int uverbs_modify_qp_req(struct uverbs_attr_bundle *attrs,
+				struct ovb_ex_modify_qp_req *cmd, size_t len,
+				u32 supported)
+{
+	int ret = uverbs_request(attrs, cmd, len);
+
+	if (!ret && (cmd->base.attr_mask & ~supported))
+		ret = -EOPNOTSUPP;
+	return ret ?: uverbs_modify_qp_common(attrs, cmd);
 }
 
 static int uverbs_modify_qp(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_ex_modify_qp_req cmd = {};
-	int ret;
 
-	ret = uverbs_request(attrs, &cmd.base, sizeof(cmd.base));
-	if (ret)
-		return ret;
-	if (cmd.base.attr_mask & ~IB_QP_ATTR_STANDARD_BITS)
-		return -EOPNOTSUPP;
-	return uverbs_modify_qp_common(attrs, &cmd);
+	return uverbs_modify_qp_req(attrs, &cmd, sizeof(cmd.base),
+				    IB_QP_ATTR_STANDARD_BITS);
 }
 
+/* The mask's top bit is kept for extending it in another field. */
 static int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_ex_modify_qp_resp resp = {
 		.response_length = uverbs_response_length(attrs, sizeof(resp)),
 	};
 	struct ovb_ex_modify_qp_req cmd;
-	int ret;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	/* The mask's top bit is kept for extending it in another field. */
-	if (cmd.base.attr_mask &
-	    ~(u32)(IB_QP_ATTR_STANDARD_BITS | IB_QP_RATE_LIMIT))
-		return -EOPNOTSUPP;
-	ret = uverbs_modify_qp_common(attrs, &cmd);
-	if (ret)
-		return ret;
-	return uverbs_response(attrs, &resp, sizeof(resp));
+	return uverbs_modify_qp_req(attrs, &cmd, sizeof(cmd),
+				    IB_QP_ATTR_STANDARD_BITS |
+				    IB_QP_RATE_LIMIT) ?:
+	       uverbs_response(attrs, &resp, sizeof(resp));
 }
+
+static const struct uverbs_destroy_cmd uverbs_qp_destroy = {
+	.object_id = UVERBS_OBJECT_QP,
+	.req_len = sizeof(struct ovb_destroy_qp_req),
+	.handle_offset = offsetof(struct ovb_destroy_qp_req, qp_handle),
+	.resp_len = sizeof(struct ovb_destroy_qp_resp),
+	.fill = uverbs_report_uevents,
+};
 
 static int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_destroy_qp_resp resp = {};
-	struct ovb_destroy_qp_req cmd;
-	struct ib_uqp_object *uqp;
-	struct ib_uobject *uobj;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	uobj = uobj_get_destroy(UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	uqp = container_of(uobj, struct ib_uqp_object, uevent.uobject);
-	resp.events_reported = uqp->uevent.events_reported;
-	uobj_put_destroy(uobj);
-
-	return uverbs_response(attrs, &resp, sizeof(resp));
+	return uverbs_write_destroy(attrs, &uverbs_qp_destroy);
 }
 
 /*
@@ -749,29 +748,35 @@ static int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs)
  * of their own to drop.  ib_destroy_qp_user() refuses while flows or
  * other users hold the QP and releases the device objects' counts.
  */
+/* What the uqp held besides its QP: the XRC domain, its events. */
+static void uverbs_uqp_release(struct ib_uqp_object *uqp)
+{
+	uverbs_xrcd_drop(uqp->uxrcd);
+	ib_uverbs_release_uevent(&uqp->uevent);
+}
+
+static int uverbs_qp_drop_mcast(struct ib_qp *qp, struct ib_uqp_object *uqp,
+				enum rdma_remove_reason why)
+{
+	if (why == RDMA_REMOVE_DESTROY)
+		return list_empty(&uqp->mcast_list) ? 0 : -EBUSY;
+	if (qp == qp->real_qp)
+		ib_uverbs_detach_umcast(qp, uqp);
+	return 0;
+}
+
 static int uverbs_free_qp(struct ib_uobject *uobj, enum rdma_remove_reason why,
 			  struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uqp_object *uqp =
 		container_of(uobj, struct ib_uqp_object, uevent.uobject);
 	struct ib_qp *qp = uobj->object;
-	int ret;
+	int ret = uverbs_qp_drop_mcast(qp, uqp, why) ?:
+		  ib_destroy_qp_user(qp, &attrs->driver_udata);
 
-	if (why == RDMA_REMOVE_DESTROY) {
-		if (!list_empty(&uqp->mcast_list))
-			return -EBUSY;
-	} else if (qp == qp->real_qp) {
-		ib_uverbs_detach_umcast(qp, uqp);
-	}
-
-	ret = ib_destroy_qp_user(qp, &attrs->driver_udata);
-	if (ret)
-		return ret;
-
-	if (uqp->uxrcd)
-		atomic_dec(&uqp->uxrcd->refcnt);
-	ib_uverbs_release_uevent(&uqp->uevent);
-	return 0;
+	if (!ret)
+		uverbs_uqp_release(uqp);
+	return ret;
 }
 
 const struct uverbs_obj_idr_type uverbs_qp_type = {

@@ -6,7 +6,14 @@
  * the write() commands use (qp.c).
  */
 
-#include "uverbs.h"
+#include "obj_steps.h"
+
+/* The creation flags QP_CREATE takes; SQ_SIG_ALL is ours (see below). */
+#define UVERBS_QP_IOCTL_CREATE_FLAGS					\
+	(IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK |			\
+	 IB_UVERBS_QP_CREATE_SCATTER_FCS | IB_UVERBS_QP_CREATE_SQ_SIG_ALL | \
+	 IB_UVERBS_QP_CREATE_CVLAN_STRIPPING |				\
+	 IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING)
 
 /* Creation flags other than SQ_SIG_ALL: UD and raw packet QPs only. */
 static int uverbs_qp_check_create_flags(enum ib_qp_type type, u32 flags)
@@ -178,11 +185,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QP_CREATE)(struct uverbs_attr_bundle *at
 	if (!ret)
 		ret = uverbs_get_flags32(&init.create_flags, attrs,
 					 UVERBS_ATTR_CREATE_QP_FLAGS,
-					 IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK |
-					 IB_UVERBS_QP_CREATE_SCATTER_FCS |
-					 IB_UVERBS_QP_CREATE_CVLAN_STRIPPING |
-					 IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING |
-					 IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
+					 UVERBS_QP_IOCTL_CREATE_FLAGS);
 	if (!ret)
 		ret = uverbs_qp_check_create_flags(init.qp_type,
 						   init.create_flags);
@@ -283,14 +286,11 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QP_CREATE,
 /* The object is gone already; its event counters are still readable. */
 static int UVERBS_HANDLER(UVERBS_METHOD_QP_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_QP_HANDLE);
-	struct ib_uqp_object *uqp =
-		container_of(uobj, struct ib_uqp_object, uevent.uobject);
-	struct ovb_destroy_qp_resp resp = {
-		.events_reported = uqp->uevent.events_reported,
-	};
+	struct ovb_destroy_qp_resp resp = {};
 
+	uverbs_report_uevents(uverbs_attr_get_uobject(attrs,
+						      UVERBS_ATTR_DESTROY_QP_HANDLE),
+			      attrs, &resp.events_reported);
 	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_QP_RESP, &resp,
 			      sizeof(resp));
 }

@@ -9,18 +9,24 @@
 
 #include <linux/slab.h>
 
-#include "uverbs.h"
+#include "obj_steps.h"
+
+/* Each WQ of a table is pinned (usecnt) while the table exists. */
+static void uverbs_unpin_wqs(struct ib_wq **wqs, unsigned int n)
+{
+	while (n--)
+		atomic_dec(&wqs[n]->usecnt);
+}
 
 static void uverbs_put_wqs(struct ib_wq **wqs, unsigned int n, bool unpin)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		rdma_lookup_put_uobject(&wqs[i]->uobject->uevent.uobject,
 					UVERBS_LOOKUP_READ);
-		if (unpin)
-			atomic_dec(&wqs[i]->usecnt);
-	}
+	if (unpin)
+		uverbs_unpin_wqs(wqs, n);
 }
 
 /*
@@ -71,88 +77,99 @@ out:
 	return ret;
 }
 
-static int uverbs_ex_create_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
+/* The table over @wqs; the driver fills in the rest. */
+static struct ib_rwq_ind_table *uverbs_rwq_tbl_make(struct uverbs_newobj *n,
+						    struct ib_wq **wqs,
+						    u32 log_size)
 {
-	struct ovb_ex_create_rwq_ind_table_resp resp = {};
-	struct ovb_ex_create_rwq_ind_table_req cmd;
-	struct ib_rwq_ind_table_init_attr init = {};
-	struct ib_rwq_ind_table *tbl;
-	struct uverbs_req_iter iter;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
-	struct ib_wq **wqs;
-	unsigned int n;
+	struct ib_rwq_ind_table_init_attr init = {
+		.log_ind_tbl_size = log_size,
+		.ind_tbl = wqs,
+	};
+	struct ib_rwq_ind_table *tbl =
+		rdma_zalloc_drv_obj(n->ibdev, ib_rwq_ind_table);
 	int ret;
 
-	ret = uverbs_request_start(attrs, &iter, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	if (cmd.comp_mask)
-		return -EOPNOTSUPP;
-	if (cmd.log_ind_tbl_size > OVB_MAX_LOG_IND_TBL_SIZE)
-		return -EINVAL;
-
-	n = 1U << cmd.log_ind_tbl_size;
-	ret = uverbs_get_wqs(attrs, &iter, n, &wqs);
-	if (ret)
-		return ret;
-
-	uobj = uobj_alloc(UVERBS_OBJECT_RWQ_IND_TBL, attrs, &ibdev);
-	if (IS_ERR(uobj)) {
-		ret = PTR_ERR(uobj);
-		goto err_wqs;
-	}
-
-	tbl = rdma_zalloc_drv_obj(ibdev, ib_rwq_ind_table);
-	if (!tbl) {
-		ret = -ENOMEM;
-		goto err_uobj;
-	}
-	init.log_ind_tbl_size = cmd.log_ind_tbl_size;
-	init.ind_tbl = wqs;
-	tbl->ind_tbl = wqs;
-	tbl->log_ind_tbl_size = cmd.log_ind_tbl_size;
-	tbl->uobject = uobj;
-	tbl->device = ibdev;
-	atomic_set(&tbl->usecnt, 0);
-	uobj->object = tbl;
-
-	ret = ibdev->ops.create_rwq_ind_table(tbl, &init,
-					      &attrs->driver_udata);
-	if (ret)
-		goto err_tbl;
-
-	/* The table keeps the WQs pinned; only the read locks go. */
-	uverbs_put_wqs(wqs, n, false);
-	uobj_finalize_uobj_create(uobj, attrs);
-
-	resp.ind_tbl_handle = uobj->id;
-	resp.ind_tbl_num = tbl->ind_tbl_num;
-	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
-	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_tbl:
+	if (!tbl)
+		return ERR_PTR(-ENOMEM);
+	*tbl = (struct ib_rwq_ind_table) {
+		.device = n->ibdev,
+		.uobject = n->uobj,
+		.ind_tbl = wqs,
+		.log_ind_tbl_size = log_size,
+	};
+	ret = n->ibdev->ops.create_rwq_ind_table(tbl, &init,
+						 &n->attrs->driver_udata);
+	if (!ret)
+		return tbl;
 	kfree(tbl);
-err_uobj:
-	uobj_alloc_abort(uobj, attrs);
-err_wqs:
-	uverbs_put_wqs(wqs, n, true);
-	kfree(wqs);
-	return ret;
+	return ERR_PTR(ret);
 }
+
+static int uverbs_rwq_tbl_check(const struct ovb_ex_create_rwq_ind_table_req *cmd)
+{
+	if (cmd->comp_mask)
+		return -EOPNOTSUPP;
+	return cmd->log_ind_tbl_size > OVB_MAX_LOG_IND_TBL_SIZE ? -EINVAL : 0;
+}
+
+static int uverbs_ex_create_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
+{
+	struct ovb_ex_create_rwq_ind_table_resp resp;
+	struct ovb_ex_create_rwq_ind_table_req cmd;
+	struct ib_rwq_ind_table *tbl;
+	struct uverbs_req_iter iter;
+	struct uverbs_newobj n;
+	struct ib_wq **wqs;
+	unsigned int count;
+	int ret = uverbs_request_start(attrs, &iter, &cmd, sizeof(cmd));
+
+	ret = ret ?: uverbs_rwq_tbl_check(&cmd);
+	if (ret)
+		return ret;
+	count = 1U << cmd.log_ind_tbl_size;
+	ret = uverbs_get_wqs(attrs, &iter, count, &wqs);
+	if (ret)
+		return ret;
+
+	ret = uverbs_newobj_begin(&n, UVERBS_OBJECT_RWQ_IND_TBL, attrs, 0);
+	if (!ret) {
+		tbl = uverbs_rwq_tbl_make(&n, wqs, cmd.log_ind_tbl_size);
+		if (IS_ERR(tbl))
+			ret = uverbs_newobj_cancel(&n, PTR_ERR(tbl));
+	}
+	/* On success the table keeps the WQs pinned; only the locks go. */
+	uverbs_put_wqs(wqs, count, ret);
+	if (ret) {
+		kfree(wqs);
+		return ret;
+	}
+
+	resp = (struct ovb_ex_create_rwq_ind_table_resp) {
+		.ind_tbl_handle = uverbs_newobj_publish(&n, tbl),
+		.ind_tbl_num = tbl->ind_tbl_num,
+		.response_length = uverbs_response_length(attrs, sizeof(resp)),
+	};
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static int uverbs_rwq_tbl_destroy_check(const void *req)
+{
+	const struct ovb_ex_destroy_rwq_ind_table_req *cmd = req;
+
+	return cmd->comp_mask ? -EOPNOTSUPP : 0;
+}
+
+static const struct uverbs_destroy_cmd uverbs_rwq_tbl_destroy = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_RWQ_IND_TBL,
+			   struct ovb_ex_destroy_rwq_ind_table_req,
+			   ind_tbl_handle),
+	.check = uverbs_rwq_tbl_destroy_check,
+};
 
 static int uverbs_ex_destroy_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_ex_destroy_rwq_ind_table_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	if (cmd.comp_mask)
-		return -EOPNOTSUPP;
-	return uobj_perform_destroy(UVERBS_OBJECT_RWQ_IND_TBL,
-				    cmd.ind_tbl_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_rwq_tbl_destroy);
 }
 
 /* EBUSY while a QP spreads over the table. */
@@ -162,21 +179,15 @@ static int uverbs_free_rwq_ind_tbl(struct ib_uobject *uobj,
 {
 	struct ib_rwq_ind_table *tbl = uobj->object;
 	struct ib_wq **wqs = tbl->ind_tbl;
-	unsigned int i, n = 1U << tbl->log_ind_tbl_size;
-	int ret;
+	int ret = atomic_read(&tbl->usecnt) ? -EBUSY :
+		  tbl->device->ops.destroy_rwq_ind_table(tbl);
 
-	if (atomic_read(&tbl->usecnt))
-		return -EBUSY;
-
-	ret = tbl->device->ops.destroy_rwq_ind_table(tbl);
-	if (ret)
-		return ret;
-
-	for (i = 0; i < n; i++)
-		atomic_dec(&wqs[i]->usecnt);
-	kfree(tbl);
-	kfree(wqs);
-	return 0;
+	if (!ret) {
+		uverbs_unpin_wqs(wqs, 1U << tbl->log_ind_tbl_size);
+		kfree(tbl);
+		kfree(wqs);
+	}
+	return ret;
 }
 
 const struct uverbs_obj_idr_type uverbs_rwq_ind_tbl_type = {

@@ -9,12 +9,13 @@
  * POST_SRQ_RECV lives with the other post paths (qp.c).
  */
 
-#include "uverbs.h"
+#include "obj_steps.h"
 
-static struct ib_srq *uverbs_srq_get(u32 handle,
-				     struct uverbs_attr_bundle *attrs)
+static struct ib_srq *uverbs_srq_req_get(struct uverbs_attr_bundle *attrs,
+					 void *req, size_t len,
+					 const u32 *handle)
 {
-	return uobj_get_obj_read(srq, UVERBS_OBJECT_SRQ, handle, attrs);
+	return uverbs_req_get_read(attrs, req, len, UVERBS_OBJECT_SRQ, handle);
 }
 
 static void uverbs_srq_put(struct ib_srq *srq)
@@ -66,9 +67,7 @@ static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 		if (!uobj->object)
 			return -EINVAL;
 		init->ext.xrc.xrcd = uobj->object;
-		usrq->uxrcd = container_of(uobj, struct ib_uxrcd_object,
-					   uobject);
-		atomic_inc(&usrq->uxrcd->refcnt);
+		usrq->uxrcd = uverbs_xrcd_hold(uobj);
 	}
 
 	if (ib_srq_has_cq(cmd->srq_type)) {
@@ -124,100 +123,81 @@ static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
 	};
 	struct uverbs_srq_deps deps = {};
 	struct ib_usrq_object *usrq;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
+	struct uverbs_newobj n;
 	struct ib_srq *srq;
-	int ret;
+	int ret = uverbs_newobj_begin(&n, UVERBS_OBJECT_SRQ, attrs,
+				      cmd->user_handle);
 
-	uobj = uobj_alloc(UVERBS_OBJECT_SRQ, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	usrq = container_of(uobj, struct ib_usrq_object, uevent.uobject);
-	uobj->user_handle = cmd->user_handle;
-
+	if (ret)
+		return ret;
+	usrq = container_of(n.uobj, struct ib_usrq_object, uevent.uobject);
 	if (cmd->srq_type == IB_SRQT_TM)
 		init.ext.tag_matching.max_num_tags = cmd->max_num_tags;
 
 	ret = uverbs_srq_get_deps(cmd, &init, usrq, &deps, attrs);
-	if (ret)
-		goto err_deps;
+	srq = ret ? ERR_PTR(ret) :
+		    uverbs_srq_create_hw(usrq, deps.pd, &init, attrs,
+					 uverbs_default_async_event(attrs->ufile));
+	if (IS_ERR(srq))
+		uverbs_xrcd_drop(usrq->uxrcd);
+	uverbs_srq_put_deps(&deps);
+	if (IS_ERR(srq))
+		return uverbs_newobj_cancel(&n, PTR_ERR(srq));
 
-	srq = uverbs_srq_create_hw(usrq, deps.pd, &init, attrs,
-				   uverbs_default_async_event(attrs->ufile));
-	if (IS_ERR(srq)) {
-		ret = PTR_ERR(srq);
-		goto err_deps;
-	}
-
-	if (cmd->srq_type == IB_SRQT_XRC)
-		resp.srqn = srq->ext.xrc.srq_num;
 	/* The driver may have rounded the sizes up. */
-	resp.max_wr = init.attr.max_wr;
-	resp.max_sge = init.attr.max_sge;
-
-	uverbs_srq_put_deps(&deps);
-	uobj_finalize_uobj_create(uobj, attrs);
-
-	resp.srq_handle = uobj->id;
+	resp = (struct ovb_create_srq_resp) {
+		.srq_handle = uverbs_newobj_publish(&n, NULL),
+		.max_wr = init.attr.max_wr,
+		.max_sge = init.attr.max_sge,
+		.srqn = cmd->srq_type == IB_SRQT_XRC ?
+			srq->ext.xrc.srq_num : 0,
+	};
 	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_deps:
-	if (usrq->uxrcd)
-		atomic_dec(&usrq->uxrcd->refcnt);
-	uverbs_srq_put_deps(&deps);
-	uobj_alloc_abort(uobj, attrs);
-	return ret;
 }
 
 static int uverbs_create_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_create_xsrq_req xcmd = {};
+	struct ovb_create_xsrq_req xcmd;
 	struct ovb_create_srq_req cmd;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-
-	xcmd.response = cmd.response;
-	xcmd.user_handle = cmd.user_handle;
-	xcmd.srq_type = IB_SRQT_BASIC;
-	xcmd.pd_handle = cmd.pd_handle;
-	xcmd.max_wr = cmd.max_wr;
-	xcmd.max_sge = cmd.max_sge;
-	xcmd.srq_limit = cmd.srq_limit;
+	xcmd = (struct ovb_create_xsrq_req) {
+		.response = cmd.response,
+		.user_handle = cmd.user_handle,
+		.srq_type = IB_SRQT_BASIC,
+		.pd_handle = cmd.pd_handle,
+		.max_wr = cmd.max_wr,
+		.max_sge = cmd.max_sge,
+		.srq_limit = cmd.srq_limit,
+	};
 	return uverbs_create_xsrq_common(attrs, &xcmd);
 }
 
 static int uverbs_create_xsrq(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_create_xsrq_req cmd;
-	int ret;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uverbs_create_xsrq_common(attrs, &cmd);
+	return uverbs_request(attrs, &cmd, sizeof(cmd)) ?:
+	       uverbs_create_xsrq_common(attrs, &cmd);
 }
 
 /* The attribute mask goes to the driver unchecked, as in 6.1. */
 static int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_modify_srq_req cmd;
-	struct ib_srq_attr attr = {};
+	struct ib_srq_attr attr;
 	struct ib_srq *srq;
 	int ret;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	srq = uverbs_srq_get(cmd.srq_handle, attrs);
+	srq = uverbs_srq_req_get(attrs, &cmd, sizeof(cmd), &cmd.srq_handle);
 	if (IS_ERR(srq))
 		return PTR_ERR(srq);
-
-	attr.max_wr = cmd.max_wr;
-	attr.srq_limit = cmd.srq_limit;
+	attr = (struct ib_srq_attr) {
+		.max_wr = cmd.max_wr,
+		.srq_limit = cmd.srq_limit,
+	};
 	ret = srq->device->ops.modify_srq(srq, &attr, cmd.attr_mask,
 					  &attrs->driver_udata);
 	uverbs_srq_put(srq);
@@ -226,51 +206,36 @@ static int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
 
 static int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_query_srq_resp resp = {};
+	struct ovb_query_srq_resp resp;
 	struct ovb_query_srq_req cmd;
 	struct ib_srq_attr attr = {};
 	struct ib_srq *srq;
 	int ret;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	srq = uverbs_srq_get(cmd.srq_handle, attrs);
+	srq = uverbs_srq_req_get(attrs, &cmd, sizeof(cmd), &cmd.srq_handle);
 	if (IS_ERR(srq))
 		return PTR_ERR(srq);
 	ret = ib_query_srq(srq, &attr);
 	uverbs_srq_put(srq);
-	if (ret)
-		return ret;
-
-	resp.max_wr = attr.max_wr;
-	resp.max_sge = attr.max_sge;
-	resp.srq_limit = attr.srq_limit;
-	return uverbs_response(attrs, &resp, sizeof(resp));
+	resp = (struct ovb_query_srq_resp) {
+		.max_wr = attr.max_wr,
+		.max_sge = attr.max_sge,
+		.srq_limit = attr.srq_limit,
+	};
+	return ret ?: uverbs_response(attrs, &resp, sizeof(resp));
 }
+
+static const struct uverbs_destroy_cmd uverbs_srq_destroy = {
+	.object_id = UVERBS_OBJECT_SRQ,
+	.req_len = sizeof(struct ovb_destroy_srq_req),
+	.handle_offset = offsetof(struct ovb_destroy_srq_req, srq_handle),
+	.resp_len = sizeof(struct ovb_destroy_srq_resp),
+	.fill = uverbs_report_uevents,
+};
 
 static int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_destroy_srq_resp resp = {};
-	struct ovb_destroy_srq_req cmd;
-	struct ib_uevent_object *uevent;
-	struct ib_uobject *uobj;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	uobj = uobj_get_destroy(UVERBS_OBJECT_SRQ, cmd.srq_handle, attrs);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-
-	uevent = container_of(uobj, struct ib_uevent_object, uobject);
-	resp.events_reported = uevent->events_reported;
-	uobj_put_destroy(uobj);
-
-	return uverbs_response(attrs, &resp, sizeof(resp));
+	return uverbs_write_destroy(attrs, &uverbs_srq_destroy);
 }
 
 /*
@@ -283,17 +248,14 @@ static int uverbs_free_srq(struct ib_uobject *uobj, enum rdma_remove_reason why,
 	struct ib_usrq_object *usrq =
 		container_of(uobj, struct ib_usrq_object, uevent.uobject);
 	struct ib_srq *srq = uobj->object;
-	enum ib_srq_type type = srq->srq_type;
-	int ret;
+	bool xrc = srq->srq_type == IB_SRQT_XRC;
+	int ret = ib_destroy_srq_user(srq, &attrs->driver_udata);
 
-	ret = ib_destroy_srq_user(srq, &attrs->driver_udata);
-	if (ret)
-		return ret;
-
-	if (type == IB_SRQT_XRC)
-		atomic_dec(&usrq->uxrcd->refcnt);
-	ib_uverbs_release_uevent(&usrq->uevent);
-	return 0;
+	if (!ret) {
+		uverbs_xrcd_drop(xrc ? usrq->uxrcd : NULL);
+		ib_uverbs_release_uevent(&usrq->uevent);
+	}
+	return ret;
 }
 
 const struct uverbs_obj_idr_type uverbs_srq_type = {
@@ -335,6 +297,31 @@ static int uverbs_srq_type_deps(struct uverbs_attr_bundle *attrs,
 	}
 }
 
+struct uverbs_srq_create_args {
+	struct ib_srq_init_attr init;
+	u64 user_handle;
+};
+
+/* The mandatory sizes and the user handle, in the order 6.1 reads them. */
+static const struct uverbs_attr_field uverbs_srq_create_in[] = {
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+			  struct uverbs_srq_create_args, init.attr.max_sge),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_MAX_WR,
+			  struct uverbs_srq_create_args, init.attr.max_wr),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_LIMIT,
+			  struct uverbs_srq_create_args, init.attr.srq_limit),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+			  struct uverbs_srq_create_args, user_handle),
+};
+
+/* The driver may have rounded the sizes up. */
+static const struct uverbs_attr_field uverbs_srq_create_out[] = {
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+			  struct ib_srq_init_attr, attr.max_wr),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+			  struct ib_srq_init_attr, attr.max_sge),
+};
+
 static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
@@ -343,53 +330,34 @@ static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *a
 		container_of(uobj, struct ib_usrq_object, uevent.uobject);
 	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
 					       UVERBS_ATTR_CREATE_SRQ_PD_HANDLE);
+	struct uverbs_srq_create_args in = {};
 	struct ib_uobject *xrcd_uobj = NULL;
-	struct ib_srq_init_attr init = {};
 	struct ib_srq *srq;
-	int ret;
+	int ret = uverbs_copy_fields(attrs, &in, uverbs_srq_create_in,
+				     ARRAY_SIZE(uverbs_srq_create_in)) ?:
+		  uverbs_get_const(&in.init.srq_type, attrs,
+				   UVERBS_ATTR_CREATE_SRQ_TYPE) ?:
+		  uverbs_srq_type_deps(attrs, &in.init, &xrcd_uobj);
 
-	ret = uverbs_copy_from(&init.attr.max_sge, attrs,
-			       UVERBS_ATTR_CREATE_SRQ_MAX_SGE);
-	if (!ret)
-		ret = uverbs_copy_from(&init.attr.max_wr, attrs,
-				       UVERBS_ATTR_CREATE_SRQ_MAX_WR);
-	if (!ret)
-		ret = uverbs_copy_from(&init.attr.srq_limit, attrs,
-				       UVERBS_ATTR_CREATE_SRQ_LIMIT);
-	if (!ret)
-		ret = uverbs_copy_from(&uobj->user_handle, attrs,
-				       UVERBS_ATTR_CREATE_SRQ_USER_HANDLE);
-	if (!ret)
-		ret = uverbs_get_const(&init.srq_type, attrs,
-				       UVERBS_ATTR_CREATE_SRQ_TYPE);
-	if (!ret)
-		ret = uverbs_srq_type_deps(attrs, &init, &xrcd_uobj);
 	if (ret)
 		return ret;
+	uobj->user_handle = in.user_handle;
 	/* CLOSE_XRCD refuses while SRQs of the domain exist. */
-	if (xrcd_uobj) {
-		usrq->uxrcd = container_of(xrcd_uobj, struct ib_uxrcd_object,
-					   uobject);
-		atomic_inc(&usrq->uxrcd->refcnt);
-	}
+	if (xrcd_uobj)
+		usrq->uxrcd = uverbs_xrcd_hold(xrcd_uobj);
 
-	srq = uverbs_srq_create_hw(usrq, pd, &init, attrs,
+	srq = uverbs_srq_create_hw(usrq, pd, &in.init, attrs,
 				   uverbs_async_event_attr(attrs,
 							   UVERBS_ATTR_CREATE_SRQ_EVENT_FD));
 	if (IS_ERR(srq)) {
-		if (usrq->uxrcd)
-			atomic_dec(&usrq->uxrcd->refcnt);
+		uverbs_xrcd_drop(usrq->uxrcd);
 		return PTR_ERR(srq);
 	}
 	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
 
-	/* The driver may have rounded the sizes up. */
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
-			     &init.attr.max_wr, sizeof(init.attr.max_wr));
-	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
-				     &init.attr.max_sge, sizeof(init.attr.max_sge));
-	if (!ret && init.srq_type == IB_SRQT_XRC)
+	ret = uverbs_copy_fields_out(attrs, &in.init, uverbs_srq_create_out,
+				     ARRAY_SIZE(uverbs_srq_create_out));
+	if (!ret && in.init.srq_type == IB_SRQT_XRC)
 		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 				     &srq->ext.xrc.srq_num,
 				     sizeof(srq->ext.xrc.srq_num));
@@ -449,14 +417,11 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_CREATE,
 /* The object is gone already; its event counters are still readable. */
 static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_SRQ_HANDLE);
-	struct ib_usrq_object *usrq =
-		container_of(uobj, struct ib_usrq_object, uevent.uobject);
-	struct ovb_destroy_srq_resp resp = {
-		.events_reported = usrq->uevent.events_reported,
-	};
+	struct ovb_destroy_srq_resp resp = {};
 
+	uverbs_report_uevents(uverbs_attr_get_uobject(attrs,
+						      UVERBS_ATTR_DESTROY_SRQ_HANDLE),
+			      attrs, &resp.events_reported);
 	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp,
 			      sizeof(resp));
 }

@@ -6,7 +6,18 @@
  * count on it through wq->usecnt.  Only extended commands exist.
  */
 
-#include "uverbs.h"
+#include "obj_steps.h"
+
+/* The core fields of a driver's new WQ that tie it to its PD and CQ. */
+static void uverbs_wq_hold_deps(struct ib_wq *wq, struct ib_pd *pd,
+				struct ib_cq *cq)
+{
+	wq->device = pd->device;
+	wq->pd = pd;
+	atomic_inc(&pd->usecnt);
+	wq->cq = cq;
+	atomic_inc(&cq->usecnt);
+}
 
 /* The hardware WQ of a new uwq, for write() and ioctl alike. */
 static struct ib_wq *uverbs_wq_create_hw(struct ib_uwq_object *uwq,
@@ -29,112 +40,106 @@ static struct ib_wq *uverbs_wq_create_hw(struct ib_uwq_object *uwq,
 		return wq;
 	}
 	/* The driver allocates the WQ; the core fields are ours to fill. */
-	wq->uobject = uwq;
-	wq->wq_type = init->wq_type;
-	wq->cq = cq;
-	wq->pd = pd;
-	wq->device = pd->device;
-	wq->wq_context = init->wq_context;
 	atomic_set(&wq->usecnt, 0);
-	atomic_inc(&pd->usecnt);
-	atomic_inc(&cq->usecnt);
+	wq->wq_context = init->wq_context;
+	wq->wq_type = init->wq_type;
+	uverbs_wq_hold_deps(wq, pd, cq);
+	wq->uobject = uwq;
 	uwq->uevent.uobject.object = wq;
+	return wq;
+}
+
+/* EX_CREATE_WQ's PD and CQ are read-locked while the driver builds. */
+static struct ib_wq *uverbs_wq_create_cmd(struct ib_uwq_object *uwq,
+					  const struct ovb_ex_create_wq_req *cmd,
+					  struct ib_wq_init_attr *init,
+					  struct uverbs_attr_bundle *attrs)
+{
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_wq *wq;
+
+	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	if (IS_ERR(pd))
+		return ERR_CAST(pd);
+	cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, cmd->cq_handle, attrs);
+	wq = IS_ERR(cq) ? ERR_CAST(cq) :
+			  uverbs_wq_create_hw(uwq, pd, cq, init, attrs,
+					      uverbs_default_async_event(attrs->ufile));
+	if (!IS_ERR(cq))
+		rdma_lookup_put_uobject(&cq->uobject->uevent.uobject,
+					UVERBS_LOOKUP_READ);
+	uobj_put_obj_read(pd);
 	return wq;
 }
 
 static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_ex_create_wq_resp resp = {};
+	struct ovb_ex_create_wq_resp resp;
 	struct ovb_ex_create_wq_req cmd;
-	struct ib_wq_init_attr init = {};
+	struct ib_wq_init_attr init;
 	struct ib_uwq_object *uwq;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
+	struct uverbs_newobj n;
 	struct ib_wq *wq;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (!ret && cmd.comp_mask)
+		ret = -EOPNOTSUPP;
+	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_WQ, attrs,
+					 cmd.user_handle);
 	if (ret)
 		return ret;
-	if (cmd.comp_mask)
-		return -EOPNOTSUPP;
+	uwq = container_of(n.uobj, struct ib_uwq_object, uevent.uobject);
 
-	uobj = uobj_alloc(UVERBS_OBJECT_WQ, attrs, &ibdev);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	uwq = container_of(uobj, struct ib_uwq_object, uevent.uobject);
-	uobj->user_handle = cmd.user_handle;
+	init = (struct ib_wq_init_attr) {
+		.max_sge = cmd.max_sge,
+		.max_wr = cmd.max_wr,
+		.wq_type = cmd.wq_type,
+		.create_flags = cmd.create_flags,
+	};
+	wq = uverbs_wq_create_cmd(uwq, &cmd, &init, attrs);
+	if (IS_ERR(wq))
+		return uverbs_newobj_cancel(&n, PTR_ERR(wq));
 
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
-	if (IS_ERR(pd)) {
-		ret = PTR_ERR(pd);
-		goto err_uobj;
-	}
-	cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, cmd.cq_handle, attrs);
-	if (IS_ERR(cq)) {
-		ret = PTR_ERR(cq);
-		goto err_pd;
-	}
-
-	init.max_sge = cmd.max_sge;
-	init.max_wr = cmd.max_wr;
-	init.wq_type = cmd.wq_type;
-	init.create_flags = cmd.create_flags;
-	wq = uverbs_wq_create_hw(uwq, pd, cq, &init, attrs,
-				 uverbs_default_async_event(attrs->ufile));
-	if (IS_ERR(wq)) {
-		ret = PTR_ERR(wq);
-		goto err_cq;
-	}
-
-	uobj_put_obj_read(pd);
-	rdma_lookup_put_uobject(&cq->uobject->uevent.uobject,
-				UVERBS_LOOKUP_READ);
-	uobj_finalize_uobj_create(uobj, attrs);
-
-	resp.wq_handle = uobj->id;
-	resp.max_sge = init.max_sge;
-	resp.max_wr = init.max_wr;
-	resp.wqn = wq->wq_num;
-	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
+	resp = (struct ovb_ex_create_wq_resp) {
+		.wq_handle = uverbs_newobj_publish(&n, NULL),
+		.max_sge = init.max_sge,
+		.max_wr = init.max_wr,
+		.wqn = wq->wq_num,
+		.response_length = uverbs_response_length(attrs, sizeof(resp)),
+	};
 	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_cq:
-	rdma_lookup_put_uobject(&cq->uobject->uevent.uobject,
-				UVERBS_LOOKUP_READ);
-err_pd:
-	uobj_put_obj_read(pd);
-err_uobj:
-	uobj_alloc_abort(uobj, attrs);
-	return ret;
 }
+
+static int uverbs_wq_destroy_check(const void *req)
+{
+	const struct ovb_ex_destroy_wq_req *cmd = req;
+
+	return cmd->comp_mask ? -EOPNOTSUPP : 0;
+}
+
+static void uverbs_wq_destroy_report(struct ib_uobject *uobj,
+				     struct uverbs_attr_bundle *attrs,
+				     void *out)
+{
+	struct ovb_ex_destroy_wq_resp *resp = out;
+
+	resp->response_length = uverbs_response_length(attrs, sizeof(*resp));
+	uverbs_report_uevents(uobj, attrs, &resp->events_reported);
+}
+
+static const struct uverbs_destroy_cmd uverbs_wq_destroy = {
+	.object_id = UVERBS_OBJECT_WQ,
+	.req_len = sizeof(struct ovb_ex_destroy_wq_req),
+	.handle_offset = offsetof(struct ovb_ex_destroy_wq_req, wq_handle),
+	.resp_len = sizeof(struct ovb_ex_destroy_wq_resp),
+	.check = uverbs_wq_destroy_check,
+	.fill = uverbs_wq_destroy_report,
+};
 
 static int uverbs_ex_destroy_wq(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_ex_destroy_wq_resp resp = {};
-	struct ovb_ex_destroy_wq_req cmd;
-	struct ib_uwq_object *uwq;
-	struct ib_uobject *uobj;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	if (cmd.comp_mask)
-		return -EOPNOTSUPP;
-
-	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
-	uobj = uobj_get_destroy(UVERBS_OBJECT_WQ, cmd.wq_handle, attrs);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-
-	uwq = container_of(uobj, struct ib_uwq_object, uevent.uobject);
-	resp.events_reported = uwq->uevent.events_reported;
-	uobj_put_destroy(uobj);
-
-	return uverbs_response(attrs, &resp, sizeof(resp));
+	return uverbs_write_destroy(attrs, &uverbs_wq_destroy);
 }
 
 /*
@@ -170,26 +175,22 @@ static int uverbs_wq_modify_attr(const struct ovb_ex_modify_wq_req *cmd,
 
 static int uverbs_ex_modify_wq(struct uverbs_attr_bundle *attrs)
 {
+	const u32 known = IB_WQ_STATE | IB_WQ_CUR_STATE | IB_WQ_FLAGS;
 	struct ovb_ex_modify_wq_req cmd;
 	struct ib_wq_attr attr = {};
 	struct ib_wq *wq;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (!ret && (!cmd.attr_mask || cmd.attr_mask > known))
+		ret = -EINVAL;
 	if (ret)
 		return ret;
-	if (!cmd.attr_mask ||
-	    cmd.attr_mask > (IB_WQ_STATE | IB_WQ_CUR_STATE | IB_WQ_FLAGS))
-		return -EINVAL;
-
 	wq = uobj_get_obj_read(wq, UVERBS_OBJECT_WQ, cmd.wq_handle, attrs);
 	if (IS_ERR(wq))
 		return PTR_ERR(wq);
-
-	ret = uverbs_wq_modify_attr(&cmd, wq, &attr);
-	if (!ret)
-		ret = wq->device->ops.modify_wq(wq, &attr, cmd.attr_mask,
-						&attrs->driver_udata);
+	ret = uverbs_wq_modify_attr(&cmd, wq, &attr) ?:
+	      wq->device->ops.modify_wq(wq, &attr, cmd.attr_mask,
+					&attrs->driver_udata);
 	rdma_lookup_put_uobject(&wq->uobject->uevent.uobject,
 				UVERBS_LOOKUP_READ);
 	return ret;
@@ -201,14 +202,11 @@ static int uverbs_free_wq(struct ib_uobject *uobj, enum rdma_remove_reason why,
 {
 	struct ib_uwq_object *uwq =
 		container_of(uobj, struct ib_uwq_object, uevent.uobject);
-	int ret;
+	int ret = ib_destroy_wq_user(uobj->object, &attrs->driver_udata);
 
-	ret = ib_destroy_wq_user(uobj->object, &attrs->driver_udata);
-	if (ret)
-		return ret;
-
-	ib_uverbs_release_uevent(&uwq->uevent);
-	return 0;
+	if (!ret)
+		ib_uverbs_release_uevent(&uwq->uevent);
+	return ret;
 }
 
 const struct uverbs_obj_idr_type uverbs_wq_type = {
@@ -221,6 +219,34 @@ const struct uverbs_obj_idr_type uverbs_wq_type = {
 
 /* ---------------------------------------------------- the ioctl methods */
 
+#define UVERBS_WQ_IOCTL_CREATE_FLAGS					\
+	(IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING |				\
+	 IB_UVERBS_WQ_FLAGS_SCATTER_FCS | IB_UVERBS_WQ_FLAGS_DELAY_DROP | \
+	 IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING)
+
+struct uverbs_wq_create_args {
+	struct ib_wq_init_attr init;
+	u64 user_handle;
+};
+
+/* After the flags, in the order 6.1 reads them. */
+static const struct uverbs_attr_field uverbs_wq_create_in[] = {
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_MAX_SGE,
+			  struct uverbs_wq_create_args, init.max_sge),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_MAX_WR,
+			  struct uverbs_wq_create_args, init.max_wr),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_USER_HANDLE,
+			  struct uverbs_wq_create_args, user_handle),
+};
+
+/* The driver may have rounded the sizes up. */
+static const struct uverbs_attr_field uverbs_wq_create_out[] = {
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
+			  struct ib_wq_init_attr, max_wr),
+	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,
+			  struct ib_wq_init_attr, max_sge),
+};
+
 static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
@@ -231,52 +257,36 @@ static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *at
 					       UVERBS_ATTR_CREATE_WQ_PD_HANDLE);
 	struct ib_cq *cq = uverbs_attr_get_obj(attrs,
 					       UVERBS_ATTR_CREATE_WQ_CQ_HANDLE);
-	struct ib_wq_init_attr init = {};
+	struct uverbs_wq_create_args in = {};
 	struct ib_wq *wq;
-	int ret;
+	int ret = uverbs_get_flags32(&in.init.create_flags, attrs,
+				     UVERBS_ATTR_CREATE_WQ_FLAGS,
+				     UVERBS_WQ_IOCTL_CREATE_FLAGS) ?:
+		  uverbs_copy_fields(attrs, &in, uverbs_wq_create_in,
+				     ARRAY_SIZE(uverbs_wq_create_in)) ?:
+		  uverbs_get_const(&in.init.wq_type, attrs,
+				   UVERBS_ATTR_CREATE_WQ_TYPE);
 
-	ret = uverbs_get_flags32(&init.create_flags, attrs,
-				 UVERBS_ATTR_CREATE_WQ_FLAGS,
-				 IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING |
-				 IB_UVERBS_WQ_FLAGS_SCATTER_FCS |
-				 IB_UVERBS_WQ_FLAGS_DELAY_DROP |
-				 IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING);
-	if (!ret)
-		ret = uverbs_copy_from(&init.max_sge, attrs,
-				       UVERBS_ATTR_CREATE_WQ_MAX_SGE);
-	if (!ret)
-		ret = uverbs_copy_from(&init.max_wr, attrs,
-				       UVERBS_ATTR_CREATE_WQ_MAX_WR);
-	if (!ret)
-		ret = uverbs_copy_from(&uobj->user_handle, attrs,
-				       UVERBS_ATTR_CREATE_WQ_USER_HANDLE);
-	if (!ret)
-		ret = uverbs_get_const(&init.wq_type, attrs,
-				       UVERBS_ATTR_CREATE_WQ_TYPE);
+	if (!ret && in.init.wq_type != IB_WQT_RQ)
+		ret = -EINVAL;
+	/* 6.1 declares the CQ optional but dereferences it: we refuse. */
+	if (!ret && IS_ERR(cq))
+		ret = PTR_ERR(cq);
 	if (ret)
 		return ret;
-	if (init.wq_type != IB_WQT_RQ)
-		return -EINVAL;
-	/* 6.1 declares the CQ optional but dereferences it: we refuse. */
-	if (IS_ERR(cq))
-		return PTR_ERR(cq);
+	uobj->user_handle = in.user_handle;
 
-	wq = uverbs_wq_create_hw(uwq, pd, cq, &init, attrs,
+	wq = uverbs_wq_create_hw(uwq, pd, cq, &in.init, attrs,
 				 uverbs_async_event_attr(attrs,
 							 UVERBS_ATTR_CREATE_WQ_EVENT_FD));
 	if (IS_ERR(wq))
 		return PTR_ERR(wq);
 	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_WQ_HANDLE);
 
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
-			     &init.max_wr, sizeof(init.max_wr));
-	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,
-				     &init.max_sge, sizeof(init.max_sge));
-	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM,
-				     &wq->wq_num, sizeof(wq->wq_num));
-	return ret;
+	return uverbs_copy_fields_out(attrs, &in.init, uverbs_wq_create_out,
+				      ARRAY_SIZE(uverbs_wq_create_out)) ?:
+	       uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM,
+			      &wq->wq_num, sizeof(wq->wq_num));
 }
 
 DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_CREATE,
@@ -325,12 +335,11 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_CREATE,
 /* The object is gone already; its event counters are still readable. */
 static int UVERBS_HANDLER(UVERBS_METHOD_WQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_WQ_HANDLE);
-	struct ib_uwq_object *uwq =
-		container_of(uobj, struct ib_uwq_object, uevent.uobject);
-	u32 resp = uwq->uevent.events_reported;
+	u32 resp;
 
+	uverbs_report_uevents(uverbs_attr_get_uobject(attrs,
+						      UVERBS_ATTR_DESTROY_WQ_HANDLE),
+			      attrs, &resp);
 	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_WQ_RESP, &resp,
 			      sizeof(resp));
 }

@@ -15,7 +15,7 @@
 #include <linux/rbtree.h>
 #include <linux/slab.h>
 
-#include "uverbs.h"
+#include "obj_steps.h"
 
 struct xrcd_inode_entry {
 	struct rb_node node;
@@ -114,82 +114,75 @@ static int xrcd_lookup(struct ib_uverbs_device *udev,
 	return 0;
 }
 
+/*
+ * The domain for a new handle (xrcd_tree_mutex held): the file's existing
+ * one (*xrcd), or a new one, tied to the file if there is one.  Every
+ * handle on a file's domain counts in its usecnt.
+ */
+static int xrcd_get_or_make(struct uverbs_newobj *n, struct inode *inode,
+			    struct ib_xrcd **xrcd)
+{
+	struct ib_uverbs_device *udev = n->attrs->ufile->device;
+	struct ib_xrcd *made;
+	int ret;
+
+	if (!*xrcd) {
+		made = ib_alloc_xrcd_user(n->ibdev, inode,
+					  &n->attrs->driver_udata);
+		if (IS_ERR(made))
+			return PTR_ERR(made);
+		ret = inode ? xrcd_tree_add(udev, inode, made) : 0;
+		if (ret) {
+			ib_dealloc_xrcd_user(made,
+					     uverbs_get_cleared_udata(n->attrs));
+			return ret;
+		}
+		*xrcd = made;
+	}
+	if (inode)
+		atomic_inc(&(*xrcd)->usecnt);
+	return 0;
+}
+
 static int uverbs_open_xrcd(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_device *udev = attrs->ufile->device;
+	struct mutex *tree_mutex = &attrs->ufile->device->xrcd_tree_mutex;
 	struct ovb_open_xrcd_resp resp = {};
 	struct ovb_open_xrcd_req cmd;
-	struct ib_uxrcd_object *uxrcd;
-	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
+	struct uverbs_newobj n;
 	struct ib_xrcd *xrcd;
 	struct inode *inode;
 	struct fd f = {};
-	bool created = false;
-	int ret;
+	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	mutex_lock(tree_mutex);
+	ret = xrcd_lookup(attrs->ufile->device, &cmd, &f, &inode, &xrcd) ?:
+	      uverbs_newobj_begin(&n, UVERBS_OBJECT_XRCD, attrs, 0);
+	if (!ret) {
+		ret = xrcd_get_or_make(&n, inode, &xrcd);
+		if (ret)
+			uverbs_newobj_cancel(&n, ret);
+	}
+	if (f.file)
+		fdput(f);
+	mutex_unlock(tree_mutex);
 	if (ret)
 		return ret;
 
-	mutex_lock(&udev->xrcd_tree_mutex);
-	ret = xrcd_lookup(udev, &cmd, &f, &inode, &xrcd);
-	if (ret)
-		goto out_unlock;
-
-	uobj = uobj_alloc(UVERBS_OBJECT_XRCD, attrs, &ibdev);
-	if (IS_ERR(uobj)) {
-		ret = PTR_ERR(uobj);
-		goto out_unlock;
-	}
-	uxrcd = container_of(uobj, struct ib_uxrcd_object, uobject);
-	if (!xrcd) {
-		xrcd = ib_alloc_xrcd_user(ibdev, inode, &attrs->driver_udata);
-		if (IS_ERR(xrcd)) {
-			ret = PTR_ERR(xrcd);
-			goto err_abort;
-		}
-		created = true;
-	}
-	atomic_set(&uxrcd->refcnt, 0);
-	uobj->object = xrcd;
-	if (inode) {
-		if (created) {
-			ret = xrcd_tree_add(udev, inode, xrcd);
-			if (ret)
-				goto err_dealloc;
-		}
-		/* One count per handle on a shared domain. */
-		atomic_inc(&xrcd->usecnt);
-	}
-	if (f.file)
-		fdput(f);
-	mutex_unlock(&udev->xrcd_tree_mutex);
-	uobj_finalize_uobj_create(uobj, attrs);
-
-	resp.xrcd_handle = uobj->id;
+	/* uxrcd->refcnt starts at 0: the uobject was zeroed. */
+	resp.xrcd_handle = uverbs_newobj_publish(&n, xrcd);
 	return uverbs_response(attrs, &resp, sizeof(resp));
-
-err_dealloc:
-	ib_dealloc_xrcd_user(xrcd, uverbs_get_cleared_udata(attrs));
-err_abort:
-	uobj_alloc_abort(uobj, attrs);
-out_unlock:
-	if (f.file)
-		fdput(f);
-	mutex_unlock(&udev->xrcd_tree_mutex);
-	return ret;
 }
+
+static const struct uverbs_destroy_cmd uverbs_close_xrcd_cmd = {
+	UVERBS_DESTROY_CMD(UVERBS_OBJECT_XRCD, struct ovb_close_xrcd_req, xrcd_handle),
+};
 
 static int uverbs_close_xrcd(struct uverbs_attr_bundle *attrs)
 {
-	struct ovb_close_xrcd_req cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_XRCD, cmd.xrcd_handle, attrs);
+	return uverbs_write_destroy(attrs, &uverbs_close_xrcd_cmd);
 }
 
 /*
@@ -201,18 +194,14 @@ int ib_uverbs_dealloc_xrcd(struct ib_uobject *uobject, struct ib_xrcd *xrcd,
 			   struct uverbs_attr_bundle *attrs)
 {
 	struct inode *inode = xrcd->inode;
-	int ret;
+	bool last = !inode || atomic_dec_and_test(&xrcd->usecnt);
+	int ret = last ? ib_dealloc_xrcd_user(xrcd, &attrs->driver_udata) : 0;
 
-	if (inode && !atomic_dec_and_test(&xrcd->usecnt))
-		return 0;
-	ret = ib_dealloc_xrcd_user(xrcd, &attrs->driver_udata);
-	if (ret) {
+	if (ret)	/* the handle stays: so does its count */
 		atomic_inc(&xrcd->usecnt);
-		return ret;
-	}
-	if (inode)
+	else if (last && inode)
 		xrcd_tree_remove(attrs->ufile->device, inode);
-	return 0;
+	return ret;
 }
 
 static int uverbs_free_xrcd(struct ib_uobject *uobj,
