@@ -58,6 +58,25 @@ static struct ib_umem_odp *odp_new(struct ib_device *device,
 	return odp;
 }
 
+static void odp_free_lists(struct ib_umem_odp *odp)
+{
+	kvfree(odp->dma_list);
+	kvfree(odp->pfn_list);
+}
+
+/* Zeroed lists of @npfn CPU pages and @ndma umem pages, or neither. */
+static int odp_alloc_lists(struct ib_umem_odp *odp, size_t npfn, size_t ndma)
+{
+	odp->pfn_list = kvcalloc(npfn, sizeof(*odp->pfn_list),
+				 GFP_KERNEL | __GFP_NOWARN);
+	odp->dma_list = kvcalloc(ndma, sizeof(*odp->dma_list),
+				 GFP_KERNEL | __GFP_NOWARN);
+	if (odp->pfn_list && odp->dma_list)
+		return 0;
+	odp_free_lists(odp);
+	return -ENOMEM;
+}
+
 /*
  * Size the page lists of a ranged umem and start watching its range
  * (widened to whole umem pages); the caller holds a reference on the mm.
@@ -83,27 +102,31 @@ static int odp_watch_range(struct ib_umem_odp *odp,
 		return -EINVAL;
 	npfn = (end - start) >> PAGE_SHIFT;
 
-	odp->pfn_list = kvcalloc(npfn, sizeof(*odp->pfn_list),
-				 GFP_KERNEL | __GFP_NOWARN);
-	if (!odp->pfn_list)
-		return -ENOMEM;
-	odp->dma_list = kvcalloc(ndma, sizeof(*odp->dma_list),
-				 GFP_KERNEL | __GFP_NOWARN);
-	if (!odp->dma_list) {
-		ret = -ENOMEM;
-		goto err_pfns;
-	}
+	ret = odp_alloc_lists(odp, npfn, ndma);
+	if (ret)
+		return ret;
 	ret = mmu_interval_notifier_insert(&odp->notifier, odp->umem.owning_mm,
 					   start, end - start, ops);
 	if (ret)
-		goto err_dmas;
-	return 0;
-
-err_dmas:
-	kvfree(odp->dma_list);
-err_pfns:
-	kvfree(odp->pfn_list);
+		odp_free_lists(odp);
 	return ret;
+}
+
+/* Undo odp_watch_range(), unmapping whatever is still mapped first. */
+static void odp_unwatch_range(struct ib_umem_odp *odp)
+{
+	mutex_lock(&odp->umem_mutex);
+	ib_umem_odp_unmap_dma_pages(odp, ib_umem_start(odp), ib_umem_end(odp));
+	mutex_unlock(&odp->umem_mutex);
+	mmu_interval_notifier_remove(&odp->notifier);
+	odp_free_lists(odp);
+}
+
+/* The umem and its owner reference. */
+static void odp_free(struct ib_umem_odp *odp)
+{
+	put_pid(odp->tgid);
+	kfree(odp);
 }
 
 /*
@@ -120,10 +143,8 @@ static int odp_finish(struct ib_umem_odp *odp, struct pid *owner,
 	mutex_init(&odp->umem_mutex);
 	if (!odp->is_implicit_odp)
 		ret = odp_watch_range(odp, ops);
-	if (ret) {
-		put_pid(owner);
-		kfree(odp);
-	}
+	if (ret)
+		odp_free(odp);
 	return ret;
 }
 
@@ -198,6 +219,16 @@ ib_umem_odp_alloc_child(struct ib_umem_odp *root, unsigned long addr,
 }
 EXPORT_SYMBOL(ib_umem_odp_alloc_child);
 
+/* IB_ACCESS_HUGETLB makes a umem page one huge page, where there are any. */
+static unsigned int odp_page_shift(int access)
+{
+#ifdef CONFIG_HUGETLB_PAGE
+	if (access & IB_ACCESS_HUGETLB)
+		return HPAGE_SHIFT;
+#endif
+	return PAGE_SHIFT;
+}
+
 /**
  * ib_umem_odp_get - an ODP umem for a range of the caller's memory
  * @device: the device
@@ -226,10 +257,7 @@ struct ib_umem_odp *ib_umem_odp_get(struct ib_device *device,
 		      current->mm, ops);
 	if (!odp)
 		return ERR_PTR(-ENOMEM);
-#ifdef CONFIG_HUGETLB_PAGE
-	if (access & IB_ACCESS_HUGETLB)
-		odp->page_shift = HPAGE_SHIFT;
-#endif
+	odp->page_shift = odp_page_shift(access);
 	ret = odp_finish(odp, odp_current_owner(), ops);
 	return ret ? ERR_PTR(ret) : odp;
 }
@@ -244,17 +272,10 @@ EXPORT_SYMBOL(ib_umem_odp_get);
  */
 void ib_umem_odp_release(struct ib_umem_odp *umem_odp)
 {
-	if (!umem_odp->is_implicit_odp) {
-		mutex_lock(&umem_odp->umem_mutex);
-		ib_umem_odp_unmap_dma_pages(umem_odp, ib_umem_start(umem_odp),
-					    ib_umem_end(umem_odp));
-		mutex_unlock(&umem_odp->umem_mutex);
-		mmu_interval_notifier_remove(&umem_odp->notifier);
-		kvfree(umem_odp->dma_list);
-		kvfree(umem_odp->pfn_list);
-	}
-	put_pid(umem_odp->tgid);
-	kfree(umem_odp);
+	/* an implicit umem watches nothing and has no lists */
+	if (!umem_odp->is_implicit_odp)
+		odp_unwatch_range(umem_odp);
+	odp_free(umem_odp);
 }
 EXPORT_SYMBOL(ib_umem_odp_release);
 
