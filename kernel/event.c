@@ -184,15 +184,10 @@ static __poll_t uverbs_event_poll(struct ib_uverbs_event_queue *ev_queue,
 
 /*
  * The file operations of one kind of event file: read, poll and fasync
- * act on its queue, one @desc-sized record per read(); @release ends it.
+ * act on its queue (<kind>_queue_of()), one @desc-sized record per
+ * read(); @release ends it.
  */
-#define UVERBS_EVENT_FILE_FOPS(fops, kind, file_type, desc, release_fn)	\
-static struct ib_uverbs_event_queue *kind##_queue_of(struct file *filp)	\
-{									\
-	file_type *event_file = filp->private_data;			\
-									\
-	return &event_file->ev_queue;					\
-}									\
+#define UVERBS_EVENT_FILE_FOPS(fops, kind, desc, release_fn)		\
 static ssize_t kind##_event_read(struct file *filp, char __user *buf,	\
 				 size_t count, loff_t *pos)		\
 {									\
@@ -217,9 +212,15 @@ const struct file_operations fops = {					\
 	.release = release_fn,						\
 }
 
-UVERBS_EVENT_FILE_FOPS(uverbs_event_fops, comp,
-		       struct ib_uverbs_completion_event_file,
-		       struct ovb_comp_event_desc, uverbs_uobject_fd_release);
+static struct ib_uverbs_event_queue *comp_queue_of(struct file *filp)
+{
+	struct ib_uverbs_completion_event_file *comp = filp->private_data;
+
+	return &comp->ev_queue;
+}
+
+UVERBS_EVENT_FILE_FOPS(uverbs_event_fops, comp, struct ovb_comp_event_desc,
+		       uverbs_uobject_fd_release);
 
 static void uverbs_comp_channel_destroy(struct ib_uobject *uobj,
 					enum rdma_remove_reason why)
@@ -337,10 +338,17 @@ static int uverbs_async_event_release(struct inode *inode, struct file *filp)
 	return ret;
 }
 
+static struct ib_uverbs_event_queue *async_queue_of(struct file *filp)
+{
+	struct ib_uverbs_async_event_file *async = filp->private_data;
+
+	return &async->ev_queue;
+}
+
 UVERBS_EVENT_FILE_FOPS(uverbs_async_event_fops, async,
-		       struct ib_uverbs_async_event_file,
 		       struct ovb_async_event_desc, uverbs_async_event_release);
 
+/* Every async event: queued on @async_file (none: nobody listens). */
 void ib_uverbs_async_handler(struct ib_uverbs_async_event_file *async_file,
 			     __u64 element, __u64 event,
 			     struct list_head *obj_list, u32 *counter)
@@ -355,34 +363,47 @@ void ib_uverbs_async_handler(struct ib_uverbs_async_event_file *async_file,
 		uverbs_queue_event(&async_file->ev_queue, &proto, obj_list);
 }
 
+/*
+ * An object's event, for its user: element is the object's user handle,
+ * and the event counts towards the object's "events reported".
+ */
 static void uverbs_object_event(struct ib_uevent_object *uevent,
-				struct ib_event *event)
+				const struct ib_event *event)
 {
 	ib_uverbs_async_handler(uevent->event_file,
 				uevent->uobject.user_handle, event->event,
 				&uevent->event_list, &uevent->events_reported);
 }
 
+/* The event_handler of every CQ, QP, SRQ and WQ a user creates. */
 void ib_uverbs_cq_event_handler(struct ib_event *event, void *context_ptr)
 {
-	uverbs_object_event(&event->element.cq->uobject->uevent, event);
+	struct ib_ucq_object *ucq = event->element.cq->uobject;
+
+	uverbs_object_event(&ucq->uevent, event);
 }
 
 void ib_uverbs_qp_event_handler(struct ib_event *event, void *context_ptr)
 {
-	/* QPs opened with OPEN_QP share a kernel QP without a uobject. */
-	if (event->element.qp->uobject)
-		uverbs_object_event(&event->element.qp->uobject->uevent, event);
-}
+	struct ib_uqp_object *uqp = event->element.qp->uobject;
 
-void ib_uverbs_wq_event_handler(struct ib_event *event, void *context_ptr)
-{
-	uverbs_object_event(&event->element.wq->uobject->uevent, event);
+	/* QPs opened with OPEN_QP share a kernel QP without a uobject. */
+	if (uqp)
+		uverbs_object_event(&uqp->uevent, event);
 }
 
 void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr)
 {
-	uverbs_object_event(&event->element.srq->uobject->uevent, event);
+	struct ib_usrq_object *usrq = event->element.srq->uobject;
+
+	uverbs_object_event(&usrq->uevent, event);
+}
+
+void ib_uverbs_wq_event_handler(struct ib_event *event, void *context_ptr)
+{
+	struct ib_uwq_object *uwq = event->element.wq->uobject;
+
+	uverbs_object_event(&uwq->uevent, event);
 }
 
 /*

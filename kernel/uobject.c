@@ -372,7 +372,7 @@ static void idr_alloc_abort(struct ib_uobject *uobj)
 
 /* The object under @handle with a reference, or NULL. */
 static struct ib_uobject *handle_find(struct ib_uverbs_file *ufile,
-				   unsigned long handle)
+				      unsigned long handle)
 {
 	struct ib_uobject *found;
 
