@@ -28,30 +28,38 @@ static int uverbs_free_counters(struct ib_uobject *uobj,
 	return ret;
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_CREATE)(struct uverbs_attr_bundle *attrs)
+/* The driver's counters object behind @uobj; nothing is left on failure. */
+static int counters_create(struct ib_device *ibdev, struct ib_uobject *uobj,
+			   struct uverbs_attr_bundle *attrs)
 {
-	struct ib_device *ibdev = attrs->context->device;
-	struct ib_counters *counters;
+	struct ib_counters *counters = rdma_zalloc_drv_obj(ibdev, ib_counters);
 	int ret;
 
-	/* the op is optional: only destroy_counters prunes the object */
-	if (!ibdev->ops.create_counters)
-		return -EOPNOTSUPP;
-	counters = rdma_zalloc_drv_obj(ibdev, ib_counters);
 	if (!counters)
 		return -ENOMEM;
-
 	*counters = (struct ib_counters) {
 		.device = ibdev,
-		.uobject = uverbs_attr_get_uobject(attrs,
-						   UVERBS_ATTR_CREATE_COUNTERS_HANDLE),
+		.uobject = uobj,
 		.usecnt = ATOMIC_INIT(0),
 	};
-	counters->uobject->object = counters;
+	uobj->object = counters;
 	ret = ibdev->ops.create_counters(counters, attrs);
 	if (ret)
 		kfree(counters);
 	return ret;
+}
+
+static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_device *ibdev = attrs->context->device;
+
+	/* optional: destroy_counters alone keeps the object in the tree */
+	if (!ibdev->ops.create_counters)
+		return -EOPNOTSUPP;
+	return counters_create(ibdev,
+			       uverbs_attr_get_uobject(attrs,
+						       UVERBS_ATTR_CREATE_COUNTERS_HANDLE),
+			       attrs);
 }
 
 /* The user's buffer as whole u64 counters, zeroed, freed with the call. */

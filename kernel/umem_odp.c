@@ -130,11 +130,12 @@ static void odp_free(struct ib_umem_odp *odp)
 }
 
 /*
- * Make @odp usable, owned by @owner (a reference the umem keeps); on
- * failure @owner is dropped and @odp freed.
+ * Make @odp usable, owned by @owner (a reference the umem keeps): @odp,
+ * or on failure the errno, with @owner dropped and @odp freed.
  */
-static int odp_finish(struct ib_umem_odp *odp, struct pid *owner,
-		      const struct mmu_interval_notifier_ops *ops)
+static struct ib_umem_odp *odp_finish(struct ib_umem_odp *odp,
+				      struct pid *owner,
+				      const struct mmu_interval_notifier_ops *ops)
 {
 	int ret = 0;
 
@@ -143,9 +144,10 @@ static int odp_finish(struct ib_umem_odp *odp, struct pid *owner,
 	mutex_init(&odp->umem_mutex);
 	if (!odp->is_implicit_odp)
 		ret = odp_watch_range(odp, ops);
-	if (ret)
-		odp_free(odp);
-	return ret;
+	if (!ret)
+		return odp;
+	odp_free(odp);
+	return ERR_PTR(ret);
 }
 
 /* The calling process's thread group, which faults are served for. */
@@ -168,7 +170,6 @@ struct ib_umem_odp *ib_umem_odp_alloc_implicit(struct ib_device *device,
 					       int access)
 {
 	struct ib_umem_odp *odp;
-	int ret;
 
 	if (access & IB_ACCESS_HUGETLB)
 		return ERR_PTR(-EINVAL);
@@ -177,8 +178,7 @@ struct ib_umem_odp *ib_umem_odp_alloc_implicit(struct ib_device *device,
 	if (!odp)
 		return ERR_PTR(-ENOMEM);
 	odp->is_implicit_odp = 1;
-	ret = odp_finish(odp, odp_current_owner(), NULL);
-	return ret ? ERR_PTR(ret) : odp;
+	return odp_finish(odp, odp_current_owner(), NULL);
 }
 EXPORT_SYMBOL(ib_umem_odp_alloc_implicit);
 
@@ -198,24 +198,24 @@ ib_umem_odp_alloc_child(struct ib_umem_odp *root, unsigned long addr,
 			size_t size,
 			const struct mmu_interval_notifier_ops *ops)
 {
-	struct ib_umem_odp *odp;
-	int ret;
+	struct mm_struct *mm = root->umem.owning_mm;
+	struct ib_umem_odp *child;
 
 	if (WARN_ON(!root->is_implicit_odp))
 		return ERR_PTR(-EINVAL);
-	odp = odp_new(root->umem.ibdev, addr, size, root->umem.writable,
-		      root->umem.owning_mm, ops);
-	if (!odp)
+	child = odp_new(root->umem.ibdev, addr, size, root->umem.writable, mm,
+			ops);
+	if (!child)
 		return ERR_PTR(-ENOMEM);
 
 	/* Inserting a notifier needs a live mm, not just a grabbed one. */
-	if (!mmget_not_zero(odp->umem.owning_mm)) {
-		kfree(odp);
-		return ERR_PTR(-EFAULT);
+	if (mmget_not_zero(mm)) {
+		child = odp_finish(child, get_pid(root->tgid), ops);
+		mmput(mm);
+		return child;
 	}
-	ret = odp_finish(odp, get_pid(root->tgid), ops);
-	mmput(root->umem.owning_mm);
-	return ret ? ERR_PTR(ret) : odp;
+	kfree(child);
+	return ERR_PTR(-EFAULT);
 }
 EXPORT_SYMBOL(ib_umem_odp_alloc_child);
 
@@ -249,7 +249,6 @@ struct ib_umem_odp *ib_umem_odp_get(struct ib_device *device,
 				    const struct mmu_interval_notifier_ops *ops)
 {
 	struct ib_umem_odp *odp;
-	int ret;
 
 	if (WARN_ON_ONCE(!(access & IB_ACCESS_ON_DEMAND)))
 		return ERR_PTR(-EINVAL);
@@ -258,8 +257,7 @@ struct ib_umem_odp *ib_umem_odp_get(struct ib_device *device,
 	if (!odp)
 		return ERR_PTR(-ENOMEM);
 	odp->page_shift = odp_page_shift(access);
-	ret = odp_finish(odp, odp_current_owner(), ops);
-	return ret ? ERR_PTR(ret) : odp;
+	return odp_finish(odp, odp_current_owner(), ops);
 }
 EXPORT_SYMBOL(ib_umem_odp_get);
 
