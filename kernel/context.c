@@ -11,60 +11,82 @@
 
 #include "uverbs.h"
 
-static int uverbs_alloc_ucontext(struct uverbs_attr_bundle *attrs)
+/* A ucontext for @ibdev, not yet the driver's nor the file's. */
+static struct ib_ucontext *ucontext_new(struct ib_device *ibdev,
+					struct ib_uverbs_file *ufile)
 {
-	struct ib_uverbs_file *ufile = attrs->ufile;
-	struct ib_ucontext *ucontext;
-	struct ib_device *ibdev;
+	struct ib_ucontext *ucontext = rdma_zalloc_drv_obj(ibdev, ib_ucontext);
 
-	ibdev = srcu_dereference(ufile->device->ib_dev,
-				 &ufile->device->disassociate_srcu);
-	if (!ibdev)
-		return -EIO;
-
-	ucontext = rdma_zalloc_drv_obj(ibdev, ib_ucontext);
 	if (!ucontext)
-		return -ENOMEM;
+		return NULL;
 	ucontext->device = ibdev;
 	ucontext->ufile = ufile;
 	xa_init_flags(&ucontext->mmap_xa, XA_FLAGS_ALLOC);
 	rdma_restrack_new(&ucontext->res, RDMA_RESTRACK_CTX);
 	rdma_restrack_set_name(&ucontext->res, NULL);
-	attrs->context = ucontext;
-	return 0;
+	return ucontext;
 }
 
-/* Hands the context to the driver and publishes it; one per file. */
-static int uverbs_init_ucontext(struct uverbs_attr_bundle *attrs)
+/* Step 1 of GET_CONTEXT: the bundle's context, allocated (EIO: unplugged). */
+static int uverbs_alloc_ucontext(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_ucontext *ucontext = attrs->context;
-	struct ib_uverbs_file *ufile = attrs->ufile;
+	struct ib_uverbs_device *udev = attrs->ufile->device;
+	struct ib_device *ibdev = srcu_dereference(udev->ib_dev,
+						   &udev->disassociate_srcu);
+
+	if (!ibdev)
+		return -EIO;
+	attrs->context = ucontext_new(ibdev, attrs->ufile);
+	return attrs->context ? 0 : -ENOMEM;
+}
+
+/* The driver's half of a context, charged to the cgroup; undone on failure. */
+static int ucontext_driver_init(struct ib_ucontext *ucontext,
+				struct ib_udata *udata)
+{
+	struct ib_device *ibdev = ucontext->device;
 	int ret;
 
-	if (!down_read_trylock(&ufile->hw_destroy_rwsem))
-		return -EIO;
-	mutex_lock(&ufile->ucontext_lock);
-	if (ufile->ucontext) {
-		ret = -EINVAL;
-		goto out;
-	}
-	ret = ib_rdmacg_try_charge(&ucontext->cg_obj, ucontext->device,
+	ret = ib_rdmacg_try_charge(&ucontext->cg_obj, ibdev,
 				   RDMACG_RESOURCE_HCA_HANDLE);
 	if (ret)
-		goto out;
-	ret = ucontext->device->ops.alloc_ucontext(ucontext,
-						   &attrs->driver_udata);
-	if (ret) {
-		ib_rdmacg_uncharge(&ucontext->cg_obj, ucontext->device,
+		return ret;
+	ret = ibdev->ops.alloc_ucontext(ucontext, udata);
+	if (ret)
+		ib_rdmacg_uncharge(&ucontext->cg_obj, ibdev,
 				   RDMACG_RESOURCE_HCA_HANDLE);
-		goto out;
+	return ret;
+}
+
+/* The driver's half, then the context is the file's; one per file. */
+static int ufile_adopt_ucontext(struct ib_uverbs_file *ufile,
+				struct ib_ucontext *ucontext,
+				struct ib_udata *udata)
+{
+	int ret;
+
+	mutex_lock(&ufile->ucontext_lock);
+	ret = ufile->ucontext ? -EINVAL : ucontext_driver_init(ucontext, udata);
+	if (!ret) {
+		rdma_restrack_add(&ucontext->res);
+		/* Readers see the pointer only once the context is complete. */
+		smp_store_release(&ufile->ucontext, ucontext);
 	}
-	rdma_restrack_add(&ucontext->res);
-	/* Readers see the pointer only once the context is complete. */
-	smp_store_release(&ufile->ucontext, ucontext);
-out:
 	mutex_unlock(&ufile->ucontext_lock);
-	up_read(&ufile->hw_destroy_rwsem);
+	return ret;
+}
+
+/* Step 2 of GET_CONTEXT; a file being torn down takes none (EIO). */
+static int uverbs_init_ucontext(struct uverbs_attr_bundle *attrs)
+{
+	struct rw_semaphore *sem = &attrs->ufile->hw_destroy_rwsem;
+	int ret;
+
+	if (!down_read_trylock(sem))
+		return -EIO;
+	ret = ufile_adopt_ucontext(attrs->ufile, attrs->context,
+				   &attrs->driver_udata);
+	up_read(sem);
 	return ret;
 }
 
@@ -76,48 +98,71 @@ static void uverbs_drop_ucontext(struct uverbs_attr_bundle *attrs)
 	attrs->context = NULL;
 }
 
+/*
+ * write() GET_CONTEXT once its async file is begun: the response (it
+ * names the async fd), the context, then the async file starts listening.
+ */
+static int get_context_publish(struct uverbs_attr_bundle *attrs,
+			       struct ib_uobject *async_uobj)
+{
+	struct ovb_get_context_resp resp = {
+		.num_comp_vectors = attrs->ufile->device->num_comp_vectors,
+		.async_fd = async_uobj->id,
+	};
+	int ret = uverbs_response(attrs, &resp, sizeof(resp));
+
+	if (!ret)
+		ret = uverbs_init_ucontext(attrs);
+	if (ret)
+		return ret;
+	ib_uverbs_init_async_event_file(container_of(async_uobj,
+						     struct ib_uverbs_async_event_file,
+						     uobj));
+	return 0;
+}
+
+/* Unlike ioctl's, write()'s GET_CONTEXT also makes the async event file. */
 static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_async_event_file *async;
-	struct ovb_get_context_resp resp;
 	struct ovb_get_context_req cmd;
+	struct ib_uobject *async_uobj;
 	struct ib_device *ibdev;
-	struct ib_uobject *uobj;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	ret = uverbs_alloc_ucontext(attrs);
+	if (!ret)
+		ret = uverbs_alloc_ucontext(attrs);
 	if (ret)
 		return ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_ASYNC_EVENT, attrs, &ibdev);
-	if (IS_ERR(uobj)) {
-		ret = PTR_ERR(uobj);
-		goto err_ucontext;
+	async_uobj = uobj_alloc(UVERBS_OBJECT_ASYNC_EVENT, attrs, &ibdev);
+	ret = PTR_ERR_OR_ZERO(async_uobj);
+	if (!ret) {
+		ret = get_context_publish(attrs, async_uobj);
+		if (ret)
+			rdma_alloc_abort_uobject(async_uobj, attrs, false);
+		else
+			rdma_alloc_commit_uobject(async_uobj, attrs);
 	}
-	resp = (struct ovb_get_context_resp){
-		.num_comp_vectors = attrs->ufile->device->num_comp_vectors,
-		.async_fd = uobj->id,
-	};
-	ret = uverbs_response(attrs, &resp, sizeof(resp));
 	if (ret)
-		goto err_uobj;
-	ret = uverbs_init_ucontext(attrs);
-	if (ret)
-		goto err_uobj;
-
-	async = container_of(uobj, struct ib_uverbs_async_event_file, uobj);
-	ib_uverbs_init_async_event_file(async);
-	rdma_alloc_commit_uobject(uobj, attrs);
-	return 0;
-
-err_uobj:
-	rdma_alloc_abort_uobject(uobj, attrs, false);
-err_ucontext:
-	uverbs_drop_ucontext(attrs);
+		uverbs_drop_ucontext(attrs);
 	return ret;
+}
+
+/*
+ * The write() queries: the context first (so a file without one answers
+ * as 6.1 does before the request is read), then the request; the device.
+ */
+static struct ib_device *query_target(struct uverbs_attr_bundle *attrs,
+				      void *cmd, size_t cmd_len)
+{
+	struct ib_ucontext *ucontext = ib_uverbs_get_ucontext(attrs);
+	int ret;
+
+	if (IS_ERR(ucontext))
+		return ERR_CAST(ucontext);
+	ret = uverbs_request(attrs, cmd, cmd_len);
+	return ret ? ERR_PTR(ret) : ucontext->device;
 }
 
 static void uverbs_fill_device_attr(struct ib_device *ibdev,
@@ -169,18 +214,11 @@ static int uverbs_query_device(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_query_device_resp resp = {};
 	struct ovb_query_device_req cmd;
-	struct ib_ucontext *ucontext;
-	int ret;
+	struct ib_device *ibdev = query_target(attrs, &cmd, sizeof(cmd));
 
-	ucontext = ib_uverbs_get_ucontext(attrs);
-	if (IS_ERR(ucontext))
-		return PTR_ERR(ucontext);
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-
-	uverbs_fill_device_attr(ucontext->device, &ucontext->device->attrs,
-				&resp);
+	if (IS_ERR(ibdev))
+		return PTR_ERR(ibdev);
+	uverbs_fill_device_attr(ibdev, &ibdev->attrs, &resp);
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
@@ -218,27 +256,32 @@ static void uverbs_fill_port_attr(struct ib_device *ibdev, u32 port,
 	resp->link_layer = rdma_port_get_link_layer(ibdev, port);
 }
 
+/*
+ * Both QUERY_PORTs: the attributes of @port, in the legacy response.
+ * ib_query_port() answers EINVAL for a port the device lacks.
+ */
+static int query_port_legacy(struct ib_device *ibdev, u32 port,
+			     struct ib_port_attr *attr,
+			     struct ovb_query_port_resp *resp)
+{
+	int ret = ib_query_port(ibdev, port, attr);
+
+	if (!ret)
+		uverbs_fill_port_attr(ibdev, port, attr, resp);
+	return ret;
+}
+
 static int uverbs_query_port(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_query_port_resp resp = {};
 	struct ovb_query_port_req cmd;
-	struct ib_ucontext *ucontext;
 	struct ib_port_attr attr;
-	int ret;
+	struct ib_device *ibdev = query_target(attrs, &cmd, sizeof(cmd));
+	int ret = PTR_ERR_OR_ZERO(ibdev);
 
-	ucontext = ib_uverbs_get_ucontext(attrs);
-	if (IS_ERR(ucontext))
-		return PTR_ERR(ucontext);
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	/* ib_query_port() answers EINVAL for a port the device lacks. */
-	ret = ib_query_port(ucontext->device, cmd.port_num, &attr);
-	if (ret)
-		return ret;
-
-	uverbs_fill_port_attr(ucontext->device, cmd.port_num, &attr, &resp);
-	return uverbs_response(attrs, &resp, sizeof(resp));
+	if (!ret)
+		ret = query_port_legacy(ibdev, cmd.port_num, &attr, &resp);
+	return ret ?: uverbs_response(attrs, &resp, sizeof(resp));
 }
 
 static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
@@ -246,21 +289,14 @@ static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
 	struct ovb_ex_query_device_resp resp = {};
 	struct ovb_ex_query_device_req cmd;
 	struct ib_device_attr attr = {};
-	struct ib_ucontext *ucontext;
-	struct ib_device *ibdev;
+	struct ib_device *ibdev = query_target(attrs, &cmd, sizeof(cmd));
 	int ret;
 
-	ucontext = ib_uverbs_get_ucontext(attrs);
-	if (IS_ERR(ucontext))
-		return PTR_ERR(ucontext);
-	ibdev = ucontext->device;
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	if (cmd.comp_mask || cmd.reserved)
-		return -EINVAL;
-
-	ret = ibdev->ops.query_device(ibdev, &attr, &attrs->driver_udata);
+	if (IS_ERR(ibdev))
+		return PTR_ERR(ibdev);
+	/* nothing is defined in either yet */
+	ret = cmd.comp_mask || cmd.reserved ? -EINVAL :
+	      ibdev->ops.query_device(ibdev, &attr, &attrs->driver_udata);
 	if (ret)
 		return ret;
 
@@ -356,27 +392,22 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_CONTEXT)(struct uverbs_attr_bundle
 static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_PORT)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_query_port_resp_ex resp = {};
+	struct ib_ucontext *ucontext = ib_uverbs_get_ucontext(attrs);
 	struct ib_port_attr attr = {};
-	struct ib_ucontext *ucontext;
 	u8 port;
 	int ret;
 
-	ucontext = ib_uverbs_get_ucontext(attrs);
+	/* uapi-check proves the layouts identical */
+	BUILD_BUG_ON(sizeof(resp.legacy_resp) != sizeof(struct ovb_query_port_resp));
 	if (IS_ERR(ucontext))
 		return PTR_ERR(ucontext);
 	if (!ucontext->device->ops.query_port)
 		return -EOPNOTSUPP;
-	ret = uverbs_get_const(&port, attrs, UVERBS_ATTR_QUERY_PORT_PORT_NUM);
+	ret = uverbs_get_const(&port, attrs, UVERBS_ATTR_QUERY_PORT_PORT_NUM) ?:
+	      query_port_legacy(ucontext->device, port, &attr,
+				(struct ovb_query_port_resp *)&resp.legacy_resp);
 	if (ret)
 		return ret;
-	ret = ib_query_port(ucontext->device, port, &attr);
-	if (ret)
-		return ret;
-
-	/* uapi-check proves the layouts identical */
-	BUILD_BUG_ON(sizeof(resp.legacy_resp) != sizeof(struct ovb_query_port_resp));
-	uverbs_fill_port_attr(ucontext->device, port, &attr,
-			      (struct ovb_query_port_resp *)&resp.legacy_resp);
 	resp.port_cap_flags2 = attr.port_cap_flags2;
 	return uverbs_copy_to_struct_or_zero(attrs, UVERBS_ATTR_QUERY_PORT_RESP,
 					     &resp, sizeof(resp));

@@ -9,37 +9,39 @@
 
 #include "uverbs.h"
 
+/* Bound to a flow (flow.c's ACTION_COUNT holds a use). */
+static bool counters_bound(struct ib_counters *counters)
+{
+	return atomic_read(&counters->usecnt);
+}
+
 static int uverbs_free_counters(struct ib_uobject *uobj,
 				enum rdma_remove_reason why,
 				struct uverbs_attr_bundle *attrs)
 {
 	struct ib_counters *counters = uobj->object;
-	int ret;
+	int ret = counters_bound(counters) ? -EBUSY :
+		  counters->device->ops.destroy_counters(counters);
 
-	if (atomic_read(&counters->usecnt))
-		return -EBUSY;
-	ret = counters->device->ops.destroy_counters(counters);
 	if (!ret)
 		kfree(counters);
 	return ret;
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_CREATE)(struct uverbs_attr_bundle *attrs)
+/* The driver's counters object behind @uobj; nothing is left on failure. */
+static int counters_create(struct ib_device *ibdev, struct ib_uobject *uobj,
+			   struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs,
-							  UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
-	struct ib_device *ibdev = attrs->context->device;
-	struct ib_counters *counters;
+	struct ib_counters *counters = rdma_zalloc_drv_obj(ibdev, ib_counters);
 	int ret;
 
-	if (!ibdev->ops.create_counters)
-		return -EOPNOTSUPP;
-	counters = rdma_zalloc_drv_obj(ibdev, ib_counters);
 	if (!counters)
 		return -ENOMEM;
-	counters->device = ibdev;
-	counters->uobject = uobj;
-	atomic_set(&counters->usecnt, 0);
+	*counters = (struct ib_counters) {
+		.device = ibdev,
+		.uobject = uobj,
+		.usecnt = ATOMIC_INIT(0),
+	};
 	uobj->object = counters;
 	ret = ibdev->ops.create_counters(counters, attrs);
 	if (ret)
@@ -47,36 +49,57 @@ static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_CREATE)(struct uverbs_attr_bund
 	return ret;
 }
 
+static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_device *ibdev = attrs->context->device;
+
+	/* optional: destroy_counters alone keeps the object in the tree */
+	if (!ibdev->ops.create_counters)
+		return -EOPNOTSUPP;
+	return counters_create(ibdev,
+			       uverbs_attr_get_uobject(attrs,
+						       UVERBS_ATTR_CREATE_COUNTERS_HANDLE),
+			       attrs);
+}
+
+/* The user's buffer as whole u64 counters, zeroed, freed with the call. */
+static int counters_read_buffer(struct uverbs_attr_bundle *attrs,
+				struct ib_counters_read_attr *read)
+{
+	const struct uverbs_attr *buf =
+		uverbs_attr_get(attrs, UVERBS_ATTR_READ_COUNTERS_BUFF);
+
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	read->ncounters = buf->ptr_attr.len / sizeof(u64);
+	read->counters_buff = uverbs_zalloc(attrs, array_size(read->ncounters,
+							      sizeof(u64)));
+	return PTR_ERR_OR_ZERO(read->counters_buff);
+}
+
 static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_READ)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_counters *counters = uverbs_attr_get_obj(attrs,
 							   UVERBS_ATTR_READ_COUNTERS_HANDLE);
+	int (*read_op)(struct ib_counters *counters,
+		       struct ib_counters_read_attr *read,
+		       struct uverbs_attr_bundle *attrs) =
+		counters->device->ops.read_counters;
 	struct ib_counters_read_attr read = {};
-	const struct uverbs_attr *buf;
 	int ret;
 
-	if (!counters->device->ops.read_counters)
+	if (!read_op)
 		return -EOPNOTSUPP;
-	if (!atomic_read(&counters->usecnt))
+	/* nothing counts before a flow is bound */
+	if (!counters_bound(counters))
 		return -EINVAL;
 	ret = uverbs_get_flags32(&read.flags, attrs, UVERBS_ATTR_READ_COUNTERS_FLAGS,
-				 IB_UVERBS_READ_COUNTERS_PREFER_CACHED);
-	if (ret)
-		return ret;
-	buf = uverbs_attr_get(attrs, UVERBS_ATTR_READ_COUNTERS_BUFF);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	read.ncounters = buf->ptr_attr.len / sizeof(u64);
-	read.counters_buff = uverbs_zalloc(attrs, array_size(read.ncounters,
-							     sizeof(u64)));
-	if (IS_ERR(read.counters_buff))
-		return PTR_ERR(read.counters_buff);
-
-	ret = counters->device->ops.read_counters(counters, &read, attrs);
-	if (ret)
-		return ret;
-	return uverbs_copy_to(attrs, UVERBS_ATTR_READ_COUNTERS_BUFF,
-			      read.counters_buff, read.ncounters * sizeof(u64));
+				 IB_UVERBS_READ_COUNTERS_PREFER_CACHED) ?:
+	      counters_read_buffer(attrs, &read) ?:
+	      read_op(counters, &read, attrs);
+	return ret ?: uverbs_copy_to(attrs, UVERBS_ATTR_READ_COUNTERS_BUFF,
+				     read.counters_buff,
+				     read.ncounters * sizeof(u64));
 }
 
 DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_COUNTERS_CREATE,

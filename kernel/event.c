@@ -9,6 +9,10 @@
  * O_NONBLOCK and SIGIO work as for any character file.  Each queued event
  * is also linked to its object so destroying the object can drop events
  * nobody will read and report how many were delivered.
+ *
+ * An event is on up to two lists, both under its queue's lock: the queue's
+ * (evt->list) and, when it counts towards an object's "events reported",
+ * that object's (evt->obj_list, evt->counter set).
  */
 
 #include <linux/fs.h>
@@ -18,13 +22,32 @@
 
 #include "uverbs.h"
 
+/* ------------------------------------------------------------ the queue */
+
 void ib_uverbs_init_event_queue(struct ib_uverbs_event_queue *ev_queue)
 {
-	spin_lock_init(&ev_queue->lock);
+	memset(ev_queue, 0, sizeof(*ev_queue));	/* open, no fasync */
 	INIT_LIST_HEAD(&ev_queue->event_list);
+	spin_lock_init(&ev_queue->lock);
 	init_waitqueue_head(&ev_queue->poll_wait);
-	ev_queue->is_closed = 0;
-	ev_queue->async_queue = NULL;
+}
+
+/* Readers, pollers and SIGIO owners: something changed. */
+static void evq_notify(struct ib_uverbs_event_queue *ev_queue)
+{
+	wake_up_interruptible(&ev_queue->poll_wait);
+	kill_fasync(&ev_queue->async_queue, SIGIO, POLL_IN);
+}
+
+/* Off the queue; @delivered counts it for its object.  Queue lock held. */
+static void evq_unlink(struct ib_uverbs_event *evt, bool delivered)
+{
+	list_del(&evt->list);
+	if (!evt->counter)
+		return;
+	if (delivered)
+		(*evt->counter)++;
+	list_del(&evt->obj_list);
 }
 
 /* No more events: drop the queued ones and wake readers (they get EIO). */
@@ -35,43 +58,88 @@ void ib_uverbs_free_event_queue(struct ib_uverbs_event_queue *ev_queue)
 	spin_lock_irq(&ev_queue->lock);
 	ev_queue->is_closed = 1;
 	list_for_each_entry_safe(evt, tmp, &ev_queue->event_list, list) {
-		list_del(&evt->list);
-		if (evt->counter)
-			list_del(&evt->obj_list);
+		evq_unlink(evt, false);
 		kfree(evt);
 	}
 	spin_unlock_irq(&ev_queue->lock);
-	wake_up_interruptible(&ev_queue->poll_wait);
-	kill_fasync(&ev_queue->async_queue, SIGIO, POLL_IN);
+	evq_notify(ev_queue);
 }
 
-/* Queue one event; called from interrupt context by drivers. */
+/* An object goes away: the events of it nobody has read go with it. */
+static void evq_drop_object_events(struct ib_uverbs_event_queue *ev_queue,
+				   struct list_head *object_events)
+{
+	struct ib_uverbs_event *evt, *tmp;
+
+	spin_lock_irq(&ev_queue->lock);
+	list_for_each_entry_safe(evt, tmp, object_events, obj_list) {
+		list_del(&evt->list);
+		kfree(evt);
+	}
+	spin_unlock_irq(&ev_queue->lock);
+}
+
+/* A copy of @proto on the queue, unless it is closed.  Queue lock held. */
+static bool evq_add(struct ib_uverbs_event_queue *ev_queue,
+		    const struct ib_uverbs_event *proto,
+		    struct list_head *obj_list)
+{
+	struct ib_uverbs_event *evt;
+
+	if (ev_queue->is_closed)
+		return false;
+	/* drivers report from interrupt context */
+	evt = kmalloc(sizeof(*evt), GFP_ATOMIC);
+	if (!evt)
+		return false;
+	*evt = *proto;
+	list_add_tail(&evt->list, &ev_queue->event_list);
+	if (obj_list)
+		list_add_tail(&evt->obj_list, obj_list);
+	return true;
+}
+
 static void uverbs_queue_event(struct ib_uverbs_event_queue *ev_queue,
 			       const struct ib_uverbs_event *proto,
 			       struct list_head *obj_list)
 {
-	struct ib_uverbs_event *evt;
 	unsigned long flags;
+	bool added;
 
 	spin_lock_irqsave(&ev_queue->lock, flags);
-	if (ev_queue->is_closed) {
-		spin_unlock_irqrestore(&ev_queue->lock, flags);
-		return;
-	}
-	evt = kmalloc(sizeof(*evt), GFP_ATOMIC);
-	if (!evt) {
-		spin_unlock_irqrestore(&ev_queue->lock, flags);
-		return;
-	}
-	evt->desc = proto->desc;
-	evt->counter = proto->counter;
-	list_add_tail(&evt->list, &ev_queue->event_list);
-	if (obj_list)
-		list_add_tail(&evt->obj_list, obj_list);
+	added = evq_add(ev_queue, proto, obj_list);
 	spin_unlock_irqrestore(&ev_queue->lock, flags);
+	if (added)
+		evq_notify(ev_queue);
+}
 
-	wake_up_interruptible(&ev_queue->poll_wait);
-	kill_fasync(&ev_queue->async_queue, SIGIO, POLL_IN);
+/* What a reader waits for. */
+static bool evq_readable(struct ib_uverbs_event_queue *ev_queue)
+{
+	return !list_empty(&ev_queue->event_list) || ev_queue->is_closed;
+}
+
+/*
+ * The oldest event, taken off the queue, if it fits in @room bytes:
+ * ERR_PTR(-EAGAIN) while there is none, -EIO once there will be none,
+ * -EINVAL when it does not fit (one event per read(), left queued).
+ */
+static struct ib_uverbs_event *evq_take(struct ib_uverbs_event_queue *ev_queue,
+					size_t room, size_t evt_size)
+{
+	struct ib_uverbs_event *evt;
+
+	spin_lock_irq(&ev_queue->lock);
+	evt = list_first_entry_or_null(&ev_queue->event_list,
+				       struct ib_uverbs_event, list);
+	if (!evt)
+		evt = ERR_PTR(ev_queue->is_closed ? -EIO : -EAGAIN);
+	else if (room < evt_size)
+		evt = ERR_PTR(-EINVAL);
+	else
+		evq_unlink(evt, true);
+	spin_unlock_irq(&ev_queue->lock);
+	return evt;
 }
 
 static ssize_t uverbs_event_read(struct ib_uverbs_event_queue *ev_queue,
@@ -79,37 +147,20 @@ static ssize_t uverbs_event_read(struct ib_uverbs_event_queue *ev_queue,
 				 size_t count, size_t evt_size)
 {
 	struct ib_uverbs_event *evt;
-	int ret;
+	ssize_t ret;
 
-	spin_lock_irq(&ev_queue->lock);
-	while (list_empty(&ev_queue->event_list)) {
-		if (ev_queue->is_closed) {
-			spin_unlock_irq(&ev_queue->lock);
-			return -EIO;
-		}
-		spin_unlock_irq(&ev_queue->lock);
+	for (;;) {
+		evt = evq_take(ev_queue, count, evt_size);
+		if (PTR_ERR_OR_ZERO(evt) != -EAGAIN)
+			break;
 		if (filp->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (wait_event_interruptible(ev_queue->poll_wait,
-					     !list_empty(&ev_queue->event_list) ||
-					     ev_queue->is_closed))
+					     evq_readable(ev_queue)))
 			return -ERESTARTSYS;
-		spin_lock_irq(&ev_queue->lock);
 	}
-
-	/* One event per read(); a buffer too small for it is an error. */
-	if (count < evt_size) {
-		spin_unlock_irq(&ev_queue->lock);
-		return -EINVAL;
-	}
-	evt = list_first_entry(&ev_queue->event_list, struct ib_uverbs_event,
-			       list);
-	list_del(&evt->list);
-	if (evt->counter) {
-		++(*evt->counter);
-		list_del(&evt->obj_list);
-	}
-	spin_unlock_irq(&ev_queue->lock);
+	if (IS_ERR(evt))
+		return PTR_ERR(evt);
 
 	ret = copy_to_user(buf, &evt->desc, evt_size) ? -EFAULT : evt_size;
 	kfree(evt);
@@ -119,19 +170,47 @@ static ssize_t uverbs_event_read(struct ib_uverbs_event_queue *ev_queue,
 static __poll_t uverbs_event_poll(struct ib_uverbs_event_queue *ev_queue,
 				  struct file *filp, poll_table *wait)
 {
-	__poll_t mask = 0;
+	__poll_t mask;
 
 	poll_wait(filp, &ev_queue->poll_wait, wait);
 	spin_lock_irq(&ev_queue->lock);
-	if (!list_empty(&ev_queue->event_list))
-		mask = EPOLLIN | EPOLLRDNORM;
-	else if (ev_queue->is_closed)
-		mask = EPOLLERR;
+	mask = !list_empty(&ev_queue->event_list) ? EPOLLIN | EPOLLRDNORM :
+	       ev_queue->is_closed ? EPOLLERR : 0;
 	spin_unlock_irq(&ev_queue->lock);
 	return mask;
 }
 
 /* ----------------------------------------------------- completion channel */
+
+/*
+ * The file operations of one kind of event file: read, poll and fasync
+ * act on its queue (<kind>_queue_of()), one @desc-sized record per
+ * read(); @release ends it.
+ */
+#define UVERBS_EVENT_FILE_FOPS(fops, kind, desc, release_fn)		\
+static ssize_t kind##_event_read(struct file *filp, char __user *buf,	\
+				 size_t count, loff_t *pos)		\
+{									\
+	return uverbs_event_read(kind##_queue_of(filp), filp, buf,	\
+				 count, sizeof(desc));			\
+}									\
+static __poll_t kind##_event_poll(struct file *filp, poll_table *wait)	\
+{									\
+	return uverbs_event_poll(kind##_queue_of(filp), filp, wait);	\
+}									\
+static int kind##_event_fasync(int fd, struct file *filp, int on)	\
+{									\
+	return fasync_helper(fd, filp, on,				\
+			     &kind##_queue_of(filp)->async_queue);	\
+}									\
+const struct file_operations fops = {					\
+	.owner = THIS_MODULE,						\
+	.llseek = no_llseek,						\
+	.read = kind##_event_read,					\
+	.poll = kind##_event_poll,					\
+	.fasync = kind##_event_fasync,					\
+	.release = release_fn,						\
+}
 
 static struct ib_uverbs_event_queue *comp_queue_of(struct file *filp)
 {
@@ -140,31 +219,8 @@ static struct ib_uverbs_event_queue *comp_queue_of(struct file *filp)
 	return &comp->ev_queue;
 }
 
-static ssize_t uverbs_comp_event_read(struct file *filp, char __user *buf,
-				      size_t count, loff_t *pos)
-{
-	return uverbs_event_read(comp_queue_of(filp), filp, buf, count,
-				 sizeof(struct ovb_comp_event_desc));
-}
-
-static __poll_t uverbs_comp_event_poll(struct file *filp, poll_table *wait)
-{
-	return uverbs_event_poll(comp_queue_of(filp), filp, wait);
-}
-
-static int uverbs_comp_event_fasync(int fd, struct file *filp, int on)
-{
-	return fasync_helper(fd, filp, on, &comp_queue_of(filp)->async_queue);
-}
-
-const struct file_operations uverbs_event_fops = {
-	.owner = THIS_MODULE,
-	.read = uverbs_comp_event_read,
-	.poll = uverbs_comp_event_poll,
-	.release = uverbs_uobject_fd_release,
-	.fasync = uverbs_comp_event_fasync,
-	.llseek = no_llseek,
-};
+UVERBS_EVENT_FILE_FOPS(uverbs_event_fops, comp, struct ovb_comp_event_desc,
+		       uverbs_uobject_fd_release);
 
 static void uverbs_comp_channel_destroy(struct ib_uobject *uobj,
 					enum rdma_remove_reason why)
@@ -200,33 +256,30 @@ void ib_uverbs_comp_handler(struct ib_cq *cq, void *cq_context)
 		uverbs_queue_event(ev_queue, &proto, &ucq->comp_list);
 }
 
-/* Returns the channel behind @fd with a reference the caller keeps. */
+/*
+ * The channel behind @fd, with a reference the caller keeps (the CQ's):
+ * the read lookup only proves it is one of this file's channels.
+ */
 struct ib_uverbs_completion_event_file *
 uverbs_lookup_comp_file(s32 fd, struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj = ufd_get_read(UVERBS_OBJECT_COMP_CHANNEL,
 					       fd, attrs);
 
-	if (IS_ERR(uobj))
-		return ERR_CAST(uobj);
-	uverbs_uobject_get(uobj);
-	uobj_put_read(uobj);
-	return container_of(uobj, struct ib_uverbs_completion_event_file, uobj);
+	if (!IS_ERR(uobj)) {
+		kref_get(&uobj->ref);
+		uobj_put_read(uobj);
+	}
+	return IS_ERR(uobj) ? ERR_CAST(uobj) :
+	       container_of(uobj, struct ib_uverbs_completion_event_file, uobj);
 }
 
 /* A CQ goes away: drop its unread notifications and its channel ref. */
 void ib_uverbs_release_ucq(struct ib_uverbs_completion_event_file *ev_file,
 			   struct ib_ucq_object *ucq)
 {
-	struct ib_uverbs_event *evt, *tmp;
-
 	if (ev_file) {
-		spin_lock_irq(&ev_file->ev_queue.lock);
-		list_for_each_entry_safe(evt, tmp, &ucq->comp_list, obj_list) {
-			list_del(&evt->list);
-			kfree(evt);
-		}
-		spin_unlock_irq(&ev_file->ev_queue.lock);
+		evq_drop_object_events(&ev_file->ev_queue, &ucq->comp_list);
 		uverbs_uobject_put(&ev_file->uobj);
 	}
 	ib_uverbs_release_uevent(&ucq->uevent);
@@ -259,6 +312,32 @@ static int uverbs_create_comp_channel(struct uverbs_attr_bundle *attrs)
 
 /* ------------------------------------------------------- async event file */
 
+static struct ib_uverbs_async_event_file *async_file_of(struct ib_uobject *uobj)
+{
+	return container_of(uobj, struct ib_uverbs_async_event_file, uobj);
+}
+
+/*
+ * The async file must still deliver DEVICE_FATAL after a hot-unplug
+ * destroyed its object, so its queue is emptied only when it is closed:
+ * after the object's release, which the reference taken here outlives.
+ */
+static int uverbs_async_event_release(struct inode *inode, struct file *filp)
+{
+	struct ib_uobject *uobj = filp->private_data;
+	int ret;
+
+	/* no uobject: a creation aborted before the file was installed */
+	if (uobj)
+		uverbs_uobject_get(uobj);
+	ret = uverbs_uobject_fd_release(inode, filp);
+	if (uobj) {
+		ib_uverbs_free_event_queue(&async_file_of(uobj)->ev_queue);
+		uverbs_uobject_put(uobj);
+	}
+	return ret;
+}
+
 static struct ib_uverbs_event_queue *async_queue_of(struct file *filp)
 {
 	struct ib_uverbs_async_event_file *async = filp->private_data;
@@ -266,53 +345,10 @@ static struct ib_uverbs_event_queue *async_queue_of(struct file *filp)
 	return &async->ev_queue;
 }
 
-static ssize_t uverbs_async_event_read(struct file *filp, char __user *buf,
-				       size_t count, loff_t *pos)
-{
-	return uverbs_event_read(async_queue_of(filp), filp, buf, count,
-				 sizeof(struct ovb_async_event_desc));
-}
+UVERBS_EVENT_FILE_FOPS(uverbs_async_event_fops, async,
+		       struct ovb_async_event_desc, uverbs_async_event_release);
 
-static __poll_t uverbs_async_event_poll(struct file *filp, poll_table *wait)
-{
-	return uverbs_event_poll(async_queue_of(filp), filp, wait);
-}
-
-static int uverbs_async_event_fasync(int fd, struct file *filp, int on)
-{
-	return fasync_helper(fd, filp, on, &async_queue_of(filp)->async_queue);
-}
-
-/*
- * The async file must still deliver DEVICE_FATAL after a hot-unplug
- * destroyed its object, so its queue is emptied only when it is closed.
- */
-static int uverbs_async_event_release(struct inode *inode, struct file *filp)
-{
-	struct ib_uobject *uobj = filp->private_data;
-	struct ib_uverbs_async_event_file *async;
-	int ret;
-
-	if (!uobj)
-		return uverbs_uobject_fd_release(inode, filp);
-
-	async = container_of(uobj, struct ib_uverbs_async_event_file, uobj);
-	uverbs_uobject_get(uobj);
-	ret = uverbs_uobject_fd_release(inode, filp);
-	ib_uverbs_free_event_queue(&async->ev_queue);
-	uverbs_uobject_put(uobj);
-	return ret;
-}
-
-const struct file_operations uverbs_async_event_fops = {
-	.owner = THIS_MODULE,
-	.read = uverbs_async_event_read,
-	.poll = uverbs_async_event_poll,
-	.release = uverbs_async_event_release,
-	.fasync = uverbs_async_event_fasync,
-	.llseek = no_llseek,
-};
-
+/* Every async event: queued on @async_file (none: nobody listens). */
 void ib_uverbs_async_handler(struct ib_uverbs_async_event_file *async_file,
 			     __u64 element, __u64 event,
 			     struct list_head *obj_list, u32 *counter)
@@ -327,34 +363,47 @@ void ib_uverbs_async_handler(struct ib_uverbs_async_event_file *async_file,
 		uverbs_queue_event(&async_file->ev_queue, &proto, obj_list);
 }
 
+/*
+ * An object's event, for its user: element is the object's user handle,
+ * and the event counts towards the object's "events reported".
+ */
 static void uverbs_object_event(struct ib_uevent_object *uevent,
-				struct ib_event *event)
+				const struct ib_event *event)
 {
 	ib_uverbs_async_handler(uevent->event_file,
 				uevent->uobject.user_handle, event->event,
 				&uevent->event_list, &uevent->events_reported);
 }
 
+/* The event_handler of every CQ, QP, SRQ and WQ a user creates. */
 void ib_uverbs_cq_event_handler(struct ib_event *event, void *context_ptr)
 {
-	uverbs_object_event(&event->element.cq->uobject->uevent, event);
+	struct ib_ucq_object *ucq = event->element.cq->uobject;
+
+	uverbs_object_event(&ucq->uevent, event);
 }
 
 void ib_uverbs_qp_event_handler(struct ib_event *event, void *context_ptr)
 {
-	/* QPs opened with OPEN_QP share a kernel QP without a uobject. */
-	if (event->element.qp->uobject)
-		uverbs_object_event(&event->element.qp->uobject->uevent, event);
-}
+	struct ib_uqp_object *uqp = event->element.qp->uobject;
 
-void ib_uverbs_wq_event_handler(struct ib_event *event, void *context_ptr)
-{
-	uverbs_object_event(&event->element.wq->uobject->uevent, event);
+	/* QPs opened with OPEN_QP share a kernel QP without a uobject. */
+	if (uqp)
+		uverbs_object_event(&uqp->uevent, event);
 }
 
 void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr)
 {
-	uverbs_object_event(&event->element.srq->uobject->uevent, event);
+	struct ib_usrq_object *usrq = event->element.srq->uobject;
+
+	uverbs_object_event(&usrq->uevent, event);
+}
+
+void ib_uverbs_wq_event_handler(struct ib_event *event, void *context_ptr)
+{
+	struct ib_uwq_object *uwq = event->element.wq->uobject;
+
+	uverbs_object_event(&uwq->uevent, event);
 }
 
 /*
@@ -393,16 +442,10 @@ uverbs_async_event_get(struct ib_uverbs_async_event_file *async)
 void ib_uverbs_release_uevent(struct ib_uevent_object *uevent)
 {
 	struct ib_uverbs_async_event_file *async = uevent->event_file;
-	struct ib_uverbs_event *evt, *tmp;
 
 	if (!async)
 		return;
-	spin_lock_irq(&async->ev_queue.lock);
-	list_for_each_entry_safe(evt, tmp, &uevent->event_list, obj_list) {
-		list_del(&evt->list);
-		kfree(evt);
-	}
-	spin_unlock_irq(&async->ev_queue.lock);
+	evq_drop_object_events(&async->ev_queue, &uevent->event_list);
 	uverbs_uobject_put(&async->uobj);
 }
 
@@ -418,35 +461,41 @@ static void uverbs_device_event(struct ib_event_handler *handler,
 				NULL, NULL);
 }
 
-/* Sets up a new async file; the first one becomes the file's default. */
-void ib_uverbs_init_async_event_file(struct ib_uverbs_async_event_file *async)
+/* The file's first async file becomes its default (for write() creates). */
+static void ufile_adopt_default_async(struct ib_uverbs_file *ufile,
+				      struct ib_uverbs_async_event_file *async)
 {
-	struct ib_uverbs_file *ufile = async->uobj.ufile;
-	struct ib_device *ibdev = async->uobj.context->device;
-
-	ib_uverbs_init_event_queue(&async->ev_queue);
-
 	mutex_lock(&ufile->ucontext_lock);
 	if (!ufile->default_async_file) {
+		/* the default's own reference, dropped with the file */
 		uverbs_uobject_get(&async->uobj);
 		/* pairs with READ_ONCE/acquire of default_async_file readers */
 		smp_store_release(&ufile->default_async_file, async);
 	}
 	mutex_unlock(&ufile->ucontext_lock);
-
-	INIT_IB_EVENT_HANDLER(&async->event_handler, ibdev, uverbs_device_event);
-	ib_register_event_handler(&async->event_handler);
 }
 
+/* Sets up a new async file and starts listening to its device. */
+void ib_uverbs_init_async_event_file(struct ib_uverbs_async_event_file *async)
+{
+	struct ib_event_handler *listener = &async->event_handler;
+
+	ib_uverbs_init_event_queue(&async->ev_queue);
+	ufile_adopt_default_async(async->uobj.ufile, async);
+	INIT_IB_EVENT_HANDLER(listener, async->uobj.context->device,
+			      uverbs_device_event);
+	ib_register_event_handler(listener);
+}
+
+/* The last event a user sees from an unplugged device is DEVICE_FATAL. */
 static void uverbs_async_event_destroy(struct ib_uobject *uobj,
 				       enum rdma_remove_reason why)
 {
-	struct ib_uverbs_async_event_file *async =
-		container_of(uobj, struct ib_uverbs_async_event_file, uobj);
+	struct ib_uverbs_async_event_file *async = async_file_of(uobj);
+	bool unplugged = why == RDMA_REMOVE_DRIVER_REMOVE;
 
 	ib_unregister_event_handler(&async->event_handler);
-	/* The last event a user sees from an unplugged device. */
-	if (why == RDMA_REMOVE_DRIVER_REMOVE)
+	if (unplugged)
 		ib_uverbs_async_handler(async, 0, IB_EVENT_DEVICE_FATAL,
 					NULL, NULL);
 }

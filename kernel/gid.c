@@ -39,6 +39,30 @@ static int uverbs_copy_gid_entries(struct uverbs_attr_bundle *attrs,
 				     UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 }
 
+/*
+ * QUERY_GID_TABLE's inputs: no flag is defined yet; the user's entry size
+ * (not 0) and how many such entries its buffer holds (at least one).
+ */
+static int gid_table_args(struct uverbs_attr_bundle *attrs,
+			  size_t *entry_size, int *max_entries)
+{
+	u32 flags;
+	int ret;
+
+	ret = uverbs_get_flags32(&flags, attrs,
+				 UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0) ?:
+	      uverbs_get_const(entry_size, attrs,
+			       UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE);
+	if (ret || !*entry_size)
+		return ret ?: -EINVAL;
+	*max_entries = uverbs_attr_ptr_get_array_size(attrs,
+						      UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+						      *entry_size);
+	if (*max_entries > 0)
+		return 0;
+	return *max_entries ?: -EINVAL;
+}
+
 static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_gid_entry *entries;
@@ -46,87 +70,87 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bund
 	size_t entry_size;
 	ssize_t n;
 	int max, ret;
-	u32 flags;
 
-	ret = uverbs_get_flags32(&flags, attrs,
-				 UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0);
+	ret = gid_table_args(attrs, &entry_size, &max);
 	if (ret)
 		return ret;
-	ret = uverbs_get_const(&entry_size, attrs,
-			       UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE);
-	if (ret)
-		return ret;
-	if (!entry_size)
-		return -EINVAL;
-	max = uverbs_attr_ptr_get_array_size(attrs,
-					     UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, entry_size);
-	if (max <= 0)
-		return max ?: -EINVAL;
-
 	ucontext = ib_uverbs_get_ucontext(attrs);
 	if (IS_ERR(ucontext))
 		return PTR_ERR(ucontext);
 	entries = uverbs_kcalloc(attrs, max, sizeof(*entries));
 	if (IS_ERR(entries))
 		return PTR_ERR(entries);
-	n = rdma_query_gid_table(ucontext->device, entries, max);
-	if (n < 0)
-		return -EINVAL;
 
-	ret = uverbs_copy_gid_entries(attrs, entries, n, entry_size);
-	if (ret)
-		return ret;
-	return uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
-			      &n, sizeof(n));
+	n = rdma_query_gid_table(ucontext->device, entries, max);
+	ret = n < 0 ? -EINVAL :
+	      uverbs_copy_gid_entries(attrs, entries, n, entry_size);
+	return ret ?: uverbs_copy_to(attrs,
+				     UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+				     &n, sizeof(n));
+}
+
+/* QUERY_GID_ENTRY's inputs: no flag is defined yet; port and index. */
+static int gid_entry_args(struct uverbs_attr_bundle *attrs, u32 *port,
+			  u32 *index)
+{
+	u32 flags;
+
+	return uverbs_get_flags32(&flags, attrs,
+				  UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0) ?:
+	       uverbs_get_const(port, attrs, UVERBS_ATTR_QUERY_GID_ENTRY_PORT) ?:
+	       uverbs_get_const(index, attrs,
+				UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX);
+}
+
+/* The ABI's view of one GID; a GID without a netdev has ifindex 0. */
+static int gid_entry_fill(struct ib_uverbs_gid_entry *entry,
+			  const struct ib_gid_attr *gid_attr)
+{
+	struct net_device *ndev;
+	int ret = 0;
+
+	*entry = (struct ib_uverbs_gid_entry) {
+		.gid_index = gid_attr->index,
+		.port_num = gid_attr->port_num,
+		.gid_type = gid_attr->gid_type,
+	};
+	memcpy(&entry->gid, &gid_attr->gid, sizeof(gid_attr->gid));
+
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(gid_attr);
+	if (!IS_ERR(ndev))
+		entry->netdev_ifindex = ndev->ifindex;
+	else if (PTR_ERR(ndev) != -ENODEV)
+		ret = PTR_ERR(ndev);
+	rcu_read_unlock();
+	return ret;
 }
 
 static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_ENTRY)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_gid_entry entry = {};
+	struct ib_uverbs_gid_entry entry;
 	const struct ib_gid_attr *gid_attr;
 	struct ib_ucontext *ucontext;
-	struct net_device *ndev;
-	u32 port, index, flags;
+	u32 port, index;
 	int ret;
 
-	ret = uverbs_get_flags32(&flags, attrs,
-				 UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
+	ret = gid_entry_args(attrs, &port, &index);
 	if (ret)
 		return ret;
-	ret = uverbs_get_const(&port, attrs, UVERBS_ATTR_QUERY_GID_ENTRY_PORT);
-	if (ret)
-		return ret;
-	ret = uverbs_get_const(&index, attrs,
-			       UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX);
-	if (ret)
-		return ret;
-
 	ucontext = ib_uverbs_get_ucontext(attrs);
 	if (IS_ERR(ucontext))
 		return PTR_ERR(ucontext);
 	if (!rdma_is_port_valid(ucontext->device, port))
 		return -EINVAL;
+
 	/* An empty slot is ENODATA (rdma-core reports that as such). */
 	gid_attr = rdma_get_gid_attr(ucontext->device, port, index);
 	if (IS_ERR(gid_attr))
 		return PTR_ERR(gid_attr);
-
-	memcpy(&entry.gid, &gid_attr->gid, sizeof(gid_attr->gid));
-	entry.gid_index = gid_attr->index;
-	entry.port_num = gid_attr->port_num;
-	entry.gid_type = gid_attr->gid_type;
-	rcu_read_lock();
-	ndev = rdma_read_gid_attr_ndev_rcu(gid_attr);
-	if (!IS_ERR(ndev))
-		entry.netdev_ifindex = ndev->ifindex;
-	else if (PTR_ERR(ndev) != -ENODEV)
-		ret = PTR_ERR(ndev);
-	rcu_read_unlock();
-
-	if (!ret)
-		ret = uverbs_copy_to_struct_or_zero(attrs,
-						    UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
-				&entry, sizeof(entry));
+	ret = gid_entry_fill(&entry, gid_attr) ?:
+	      uverbs_copy_to_struct_or_zero(attrs,
+					    UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
+					    &entry, sizeof(entry));
 	rdma_put_gid_attr(gid_attr);
 	return ret;
 }

@@ -272,6 +272,31 @@ static int uverbs_parse_raw_fd(struct uverbs_call *call,
 	return 0;
 }
 
+/*
+ * Look up @n handles in order, the i-th into @uobjs[i] (which may overlap
+ * @ids[i + 1...] no further than @ids[i]); stops at the first failure,
+ * whose errno goes to *@err.  Returns how many objects are held.
+ */
+static u32 idrs_lookup(struct ib_uobject **uobjs, const u32 *ids, u32 n,
+		       const struct uverbs_attr_spec *spec,
+		       struct uverbs_attr_bundle *bundle, int *err)
+{
+	struct ib_uobject *uobj;
+	u32 held;
+
+	for (held = 0; held < n; held++) {
+		uobj = uverbs_get_uobject_from_file(spec->u2.objs_arr.obj_type,
+						    spec->u2.objs_arr.access,
+						    ids[held], bundle);
+		if (IS_ERR(uobj)) {
+			*err = PTR_ERR(uobj);
+			break;
+		}
+		uobjs[held] = uobj;
+	}
+	return held;
+}
+
 /* IDRS_ARRAY: an array of u32 handles, each looked up and locked. */
 static int uverbs_parse_idrs_array(struct uverbs_call *call,
 				   const struct uverbs_api_attr *api,
@@ -279,7 +304,7 @@ static int uverbs_parse_idrs_array(struct uverbs_call *call,
 {
 	const struct uverbs_attr_spec *spec = &api->spec;
 	struct uverbs_objs_arr_attr *arr = &call->bundle.attrs[bkey].objs_arr_attr;
-	size_t n, i;
+	size_t n;
 	u32 *ids;
 	int ret = 0;
 
@@ -302,17 +327,8 @@ static int uverbs_parse_idrs_array(struct uverbs_call *call,
 		memcpy(ids, &uattr->data, uattr->len);
 	}
 
-	for (i = 0; i < n; i++) {
-		arr->uobjects[i] =
-			uverbs_get_uobject_from_file(spec->u2.objs_arr.obj_type,
-						     spec->u2.objs_arr.access,
-						     ids[i], &call->bundle);
-		if (IS_ERR(arr->uobjects[i])) {
-			ret = PTR_ERR(arr->uobjects[i]);
-			break;
-		}
-	}
-	arr->len = i;
+	/* what was looked up is given back at the end of the call */
+	arr->len = idrs_lookup(arr->uobjects, ids, n, spec, &call->bundle, &ret);
 	__set_bit(bkey, call->arr_attrs);
 	return ret;
 }
@@ -549,10 +565,24 @@ static bool ioctl_abi = true;
 module_param(ioctl_abi, bool, 0644);
 MODULE_PARM_DESC(ioctl_abi, "serve the ioctl() ABI (RDMA_VERBS_IOCTL; default on); off: ENOTTY, rdma-core uses write()");
 
+/*
+ * The header's own rules: its length is exactly the attributes it counts,
+ * at most a page (EINVAL); reserved fields are zero (EPROTONOSUPPORT).
+ */
+static int ioctl_hdr_errno(const struct ib_uverbs_ioctl_hdr *hdr)
+{
+	size_t expected = struct_size(hdr, attrs, hdr->num_attrs);
+
+	if (hdr->length > PAGE_SIZE || hdr->length != expected)
+		return -EINVAL;
+	return hdr->reserved1 || hdr->reserved2 ? -EPROTONOSUPPORT : 0;
+}
+
 long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	struct ib_uverbs_file *ufile = filp->private_data;
 	struct ib_uverbs_ioctl_hdr __user *uhdr = (void __user *)arg;
+	struct srcu_struct *unplug = &ufile->device->disassociate_srcu;
 	struct ib_uverbs_ioctl_hdr hdr;
 	int srcu_key;
 	long ret;
@@ -561,46 +591,45 @@ long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return -ENOIOCTLCMD;
 	if (copy_from_user(&hdr, uhdr, sizeof(hdr)))
 		return -EFAULT;
-	if (hdr.length > PAGE_SIZE ||
-	    hdr.length != struct_size(&hdr, attrs, hdr.num_attrs))
-		return -EINVAL;
-	if (hdr.reserved1 || hdr.reserved2)
-		return -EPROTONOSUPPORT;
+	ret = ioctl_hdr_errno(&hdr);
+	if (ret)
+		return ret;
 
-	srcu_key = srcu_read_lock(&ufile->device->disassociate_srcu);
+	/* a hot-unplug waits for the method to return */
+	srcu_key = srcu_read_lock(unplug);
 	ret = uverbs_call_method(ufile, &hdr, uhdr->attrs);
-	srcu_read_unlock(&ufile->device->disassociate_srcu, srcu_key);
+	srcu_read_unlock(unplug, srcu_key);
 	return ret;
 }
 
 /* ------------------------------------------------ helpers for handlers */
 
+/* An inline flags value: 8 bytes, or 4 from older user space. */
+static int flags_inline_value(const struct uverbs_attr *attr, u64 *flags)
+{
+	const u64 *data = &attr->ptr_attr.data;
+
+	if (attr->ptr_attr.len == sizeof(u64))
+		*flags = *data;
+	else if (attr->ptr_attr.len == sizeof(u32))
+		*flags = *(const u32 *)data;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 int uverbs_get_flags64(u64 *to, const struct uverbs_attr_bundle *attrs_bundle,
 		       size_t idx, u64 allowed_bits)
 {
 	const struct uverbs_attr *attr = uverbs_attr_get(attrs_bundle, idx);
-	u64 flags;
+	u64 flags = 0;	/* an absent flags attribute is no flags */
+	int ret = IS_ERR(attr) ? 0 : flags_inline_value(attr, &flags);
 
-	/* An absent flags attribute is no flags. */
-	if (IS_ERR(attr)) {
-		*to = 0;
-		return 0;
-	}
-	/* Old user space passes 4 bytes, new 8; both are inline. */
-	switch (attr->ptr_attr.len) {
-	case sizeof(u64):
-		flags = attr->ptr_attr.data;
-		break;
-	case sizeof(u32):
-		flags = *(const u32 *)&attr->ptr_attr.data;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (flags & ~allowed_bits)
-		return -EINVAL;
-	*to = flags;
-	return 0;
+	if (!ret && (flags & ~allowed_bits))
+		ret = -EINVAL;
+	if (!ret)
+		*to = flags;
+	return ret;
 }
 EXPORT_SYMBOL(uverbs_get_flags64);
 
@@ -608,46 +637,52 @@ int uverbs_get_flags32(u32 *to, const struct uverbs_attr_bundle *attrs_bundle,
 		       size_t idx, u64 allowed_bits)
 {
 	u64 flags;
-	int ret;
+	int ret = uverbs_get_flags64(&flags, attrs_bundle, idx, allowed_bits);
 
-	ret = uverbs_get_flags64(&flags, attrs_bundle, idx, allowed_bits);
-	if (ret)
-		return ret;
-	if (flags > U32_MAX)
-		return -EINVAL;
-	*to = flags;
-	return 0;
+	/* allowed_bits may be wider than the caller's u32 */
+	if (!ret && flags > U32_MAX)
+		ret = -EINVAL;
+	if (!ret)
+		*to = flags;
+	return ret;
 }
 EXPORT_SYMBOL(uverbs_get_flags32);
 
-/* Copies up to the user's buffer size and marks the output valid. */
+/*
+ * @size bytes of @from into an output attribute's buffer, truncated to
+ * it; with @zero_tail a longer buffer is zeroed past @size first.  The
+ * output is marked valid (UVERBS_ATTR_F_VALID_OUTPUT) once written.
+ */
+static int uverbs_write_output(const struct uverbs_attr_bundle *bundle,
+			       size_t idx, const void *from, size_t size,
+			       bool zero_tail)
+{
+	const struct uverbs_attr *attr = uverbs_attr_get(bundle, idx);
+	void __user *dst;
+	size_t room;
+
+	if (IS_ERR(attr))
+		return PTR_ERR(attr);
+	dst = u64_to_user_ptr(attr->ptr_attr.data);
+	room = attr->ptr_attr.len;
+	if (zero_tail && room > size && clear_user(dst + size, room - size))
+		return -EFAULT;
+	if (copy_to_user(dst, from, min(room, size)))
+		return -EFAULT;
+	return uverbs_mark_output(bundle, attr);
+}
+
 int uverbs_copy_to(const struct uverbs_attr_bundle *attrs_bundle, size_t idx,
 		   const void *from, size_t size)
 {
-	const struct uverbs_attr *attr = uverbs_attr_get(attrs_bundle, idx);
-
-	if (IS_ERR(attr))
-		return PTR_ERR(attr);
-	if (copy_to_user(u64_to_user_ptr(attr->ptr_attr.data), from,
-			 min_t(size_t, attr->ptr_attr.len, size)))
-		return -EFAULT;
-	return uverbs_mark_output(attrs_bundle, attr);
+	return uverbs_write_output(attrs_bundle, idx, from, size, false);
 }
 EXPORT_SYMBOL(uverbs_copy_to);
 
-/* uverbs_copy_to() that also zeroes a user buffer longer than @size. */
 int uverbs_copy_to_struct_or_zero(const struct uverbs_attr_bundle *bundle,
 				  size_t idx, const void *from, size_t size)
 {
-	const struct uverbs_attr *attr = uverbs_attr_get(bundle, idx);
-
-	if (IS_ERR(attr))
-		return PTR_ERR(attr);
-	if (attr->ptr_attr.len > size &&
-	    clear_user(u64_to_user_ptr(attr->ptr_attr.data) + size,
-		       attr->ptr_attr.len - size))
-		return -EFAULT;
-	return uverbs_copy_to(bundle, idx, from, size);
+	return uverbs_write_output(bundle, idx, from, size, true);
 }
 EXPORT_SYMBOL(uverbs_copy_to_struct_or_zero);
 
@@ -670,6 +705,12 @@ static int uverbs_get_const_raw(u64 *to, const struct uverbs_attr_bundle *b,
 	return 0;
 }
 
+/* The upper bound is unsigned: it may exceed S64_MAX. */
+static bool const_signed_in_range(s64 val, s64 lower, u64 upper)
+{
+	return val >= lower && (val <= 0 || (u64)val <= upper);
+}
+
 int _uverbs_get_const_signed(s64 *to,
 			     const struct uverbs_attr_bundle *attrs_bundle,
 			     size_t idx, s64 lower_bound, u64 upper_bound,
@@ -682,9 +723,7 @@ int _uverbs_get_const_signed(s64 *to,
 	if (ret)
 		return ret;
 	*to = raw;
-	if (*to < lower_bound || (*to > 0 && (u64)*to > upper_bound))
-		return -EINVAL;
-	return 0;
+	return const_signed_in_range(*to, lower_bound, upper_bound) ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL(_uverbs_get_const_signed);
 

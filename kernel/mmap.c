@@ -7,6 +7,10 @@
  * as an rdma_umap_priv on the file's umaps list.  The vm_ops here keep
  * that list true across fork/split/unmap and, after a hot-unplug has
  * zapped the mappings, fault in a harmless page instead of device memory.
+ *
+ * A record's life: linked by ib_core at mmap, linked again for every copy
+ * (umap_track_copy), unlinked by close, or early by the hot-unplug
+ * (umap_unlink), which leaves the VMA with a record that maps nothing.
  */
 
 #include <linux/mm.h>
@@ -15,47 +19,84 @@
 
 #include "uverbs.h"
 
-/* A VMA was duplicated (fork, split): track the copy as well. */
+static struct ib_uverbs_file *vma_ufile(struct vm_area_struct *vma)
+{
+	return vma->vm_file->private_data;
+}
+
+static void vma_zap_all(struct vm_area_struct *vma)
+{
+	zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
+}
+
+/* Off the file's list, and the driver's entry let go.  umap_lock held. */
+static void umap_unlink(struct rdma_umap_priv *priv)
+{
+	list_del_init(&priv->list);
+	if (!priv->entry)
+		return;
+	rdma_user_mmap_entry_put(priv->entry);
+	priv->entry = NULL;
+}
+
+/*
+ * Record @vma, a copy of @orig's mapping.  False when the copy must not
+ * reach the device: the file is being torn down, has no context any more,
+ * or there is no memory for the record.
+ */
+static bool umap_track_copy(struct ib_uverbs_file *ufile,
+			    struct vm_area_struct *vma,
+			    const struct rdma_umap_priv *orig)
+{
+	struct rdma_umap_priv *copy = NULL;
+
+	if (!down_read_trylock(&ufile->hw_destroy_rwsem))
+		return false;
+	if (ufile->ucontext)
+		copy = kzalloc(sizeof(*copy), GFP_KERNEL);
+	if (copy)
+		rdma_umap_priv_init(copy, vma, orig->entry);
+	up_read(&ufile->hw_destroy_rwsem);
+	return copy;
+}
+
+/* A VMA was duplicated (fork, split): track the copy, or empty it. */
 static void uverbs_umap_open(struct vm_area_struct *vma)
 {
-	struct ib_uverbs_file *ufile = vma->vm_file->private_data;
-	struct rdma_umap_priv *orig = vma->vm_private_data;
-	struct rdma_umap_priv *priv;
+	const struct rdma_umap_priv *orig = vma->vm_private_data;
 
-	if (!orig)
+	if (!orig || umap_track_copy(vma_ufile(vma), vma, orig))
 		return;
-	/* The file is being torn down: the copy must not reach the device. */
-	if (!down_read_trylock(&ufile->hw_destroy_rwsem))
-		goto zap;
-	if (!ufile->ucontext)
-		goto unlock_zap;
-	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
-	if (!priv)
-		goto unlock_zap;
-	rdma_umap_priv_init(priv, vma, orig->entry);
-	up_read(&ufile->hw_destroy_rwsem);
-	return;
-
-unlock_zap:
-	up_read(&ufile->hw_destroy_rwsem);
-zap:
 	vma->vm_private_data = NULL;
-	zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
+	vma_zap_all(vma);
 }
 
 static void uverbs_umap_close(struct vm_area_struct *vma)
 {
-	struct ib_uverbs_file *ufile = vma->vm_file->private_data;
+	struct ib_uverbs_file *ufile = vma_ufile(vma);
 	struct rdma_umap_priv *priv = vma->vm_private_data;
 
 	if (!priv)
 		return;
 	mutex_lock(&ufile->umap_lock);
-	if (priv->entry)
-		rdma_user_mmap_entry_put(priv->entry);
-	list_del(&priv->list);
+	umap_unlink(priv);
 	mutex_unlock(&ufile->umap_lock);
 	kfree(priv);
+}
+
+/* The file's one zeroed page that writes after a hot-unplug land in. */
+static struct page *ufile_spare_page(struct ib_uverbs_file *ufile, gfp_t gfp)
+{
+	struct page *page;
+
+	mutex_lock(&ufile->umap_lock);
+	if (!ufile->disassociate_page)
+		ufile->disassociate_page = alloc_pages(gfp | __GFP_ZERO, 0);
+	page = ufile->disassociate_page;
+	if (page)
+		get_page(page);
+	mutex_unlock(&ufile->umap_lock);
+	return page;
 }
 
 /*
@@ -64,30 +105,21 @@ static void uverbs_umap_close(struct vm_area_struct *vma)
  */
 static vm_fault_t uverbs_umap_fault(struct vm_fault *vmf)
 {
-	struct ib_uverbs_file *ufile = vmf->vma->vm_file->private_data;
-	vm_fault_t ret = 0;
+	struct vm_area_struct *vma = vmf->vma;
+	struct page *page;
 
-	if (!vmf->vma->vm_private_data)
+	if (!vma->vm_private_data)
 		return VM_FAULT_SIGBUS;
-
-	if (!(vmf->vma->vm_flags & (VM_WRITE | VM_MAYWRITE))) {
-		vmf->page = ZERO_PAGE(vmf->address);
-		get_page(vmf->page);
-		return 0;
-	}
-
-	mutex_lock(&ufile->umap_lock);
-	if (!ufile->disassociate_page)
-		ufile->disassociate_page =
-			alloc_pages(vmf->gfp_mask | __GFP_ZERO, 0);
-	if (ufile->disassociate_page) {
-		vmf->page = ufile->disassociate_page;
-		get_page(vmf->page);
+	if (vma->vm_flags & (VM_WRITE | VM_MAYWRITE)) {
+		page = ufile_spare_page(vma_ufile(vma), vmf->gfp_mask);
+		if (!page)
+			return VM_FAULT_SIGBUS;
 	} else {
-		ret = VM_FAULT_SIGBUS;
+		page = ZERO_PAGE(vmf->address);
+		get_page(page);
 	}
-	mutex_unlock(&ufile->umap_lock);
-	return ret;
+	vmf->page = page;
+	return 0;
 }
 
 static const struct vm_operations_struct uverbs_umap_ops = {
@@ -96,77 +128,73 @@ static const struct vm_operations_struct uverbs_umap_ops = {
 	.fault = uverbs_umap_fault,
 };
 
+/* The driver maps under the disassociate SRCU, so a hot-unplug waits. */
 int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct ib_uverbs_file *ufile = filp->private_data;
-	struct ib_ucontext *ucontext;
-	int srcu_key;
-	int ret;
+	struct srcu_struct *unplug = &ufile->device->disassociate_srcu;
+	int key = srcu_read_lock(unplug);
+	struct ib_ucontext *ucontext = ib_uverbs_get_ucontext_file(ufile);
+	int ret = PTR_ERR_OR_ZERO(ucontext);
 
-	srcu_key = srcu_read_lock(&ufile->device->disassociate_srcu);
-	ucontext = ib_uverbs_get_ucontext_file(ufile);
-	if (IS_ERR(ucontext)) {
-		ret = PTR_ERR(ucontext);
-		goto out;
+	if (!ret) {
+		/* Set before the driver runs: ib_core's helpers rely on it. */
+		vma->vm_ops = &uverbs_umap_ops;
+		ret = ucontext->device->ops.mmap(ucontext, vma);
 	}
-	/* Set before the driver runs: ib_core's helpers rely on it. */
-	vma->vm_ops = &uverbs_umap_ops;
-	ret = ucontext->device->ops.mmap(ucontext, vma);
-out:
-	srcu_read_unlock(&ufile->device->disassociate_srcu, srcu_key);
+	srcu_read_unlock(unplug, key);
 	return ret;
 }
 
-/* Finds one mm that still maps this file; NULL when none is left. */
-static struct mm_struct *uverbs_next_umap_mm(struct ib_uverbs_file *ufile)
+/*
+ * One mm that still maps this file, with a reference; NULL when none is
+ * left.  Records of exiting processes are dropped on the way: their VMAs
+ * go without our help.
+ */
+static struct mm_struct *umaps_next_mm(struct ib_uverbs_file *ufile)
 {
-	struct rdma_umap_priv *priv;
+	struct rdma_umap_priv *first;
 	struct mm_struct *mm = NULL;
 
 	mutex_lock(&ufile->umap_lock);
-	while (!list_empty(&ufile->umaps)) {
-		priv = list_first_entry(&ufile->umaps, struct rdma_umap_priv,
-					list);
-		if (mmget_not_zero(priv->vma->vm_mm)) {
-			mm = priv->vma->vm_mm;
-			break;
-		}
-		/* That process is exiting: its VMAs go without our help. */
-		list_del_init(&priv->list);
-		if (priv->entry) {
-			rdma_user_mmap_entry_put(priv->entry);
-			priv->entry = NULL;
-		}
+	while (!mm && !list_empty(&ufile->umaps)) {
+		first = list_first_entry(&ufile->umaps, struct rdma_umap_priv,
+					 list);
+		if (mmget_not_zero(first->vma->vm_mm))
+			mm = first->vma->vm_mm;
+		else
+			umap_unlink(first);
 	}
 	mutex_unlock(&ufile->umap_lock);
 	return mm;
 }
 
+/* Empty every VMA of @mm that maps this file.  mmap_lock held. */
+static void umaps_zap_mm(struct ib_uverbs_file *ufile, struct mm_struct *mm)
+{
+	struct rdma_umap_priv *priv, *next;
+
+	mutex_lock(&ufile->umap_lock);
+	list_for_each_entry_safe(priv, next, &ufile->umaps, list) {
+		if (priv->vma->vm_mm != mm)
+			continue;
+		/* the pages go before the driver may free what they map */
+		vma_zap_all(priv->vma);
+		umap_unlink(priv);
+	}
+	mutex_unlock(&ufile->umap_lock);
+}
+
 /* Hot-unplug: remove every device page from every process mapping it. */
 void uverbs_user_mmap_disassociate(struct ib_uverbs_file *ufile)
 {
-	struct rdma_umap_priv *priv, *next;
 	struct mm_struct *mm;
 
 	lockdep_assert_held(&ufile->hw_destroy_rwsem);
 
-	while ((mm = uverbs_next_umap_mm(ufile))) {
+	while ((mm = umaps_next_mm(ufile))) {
 		mmap_read_lock(mm);
-		mutex_lock(&ufile->umap_lock);
-		list_for_each_entry_safe(priv, next, &ufile->umaps, list) {
-			struct vm_area_struct *vma = priv->vma;
-
-			if (vma->vm_mm != mm)
-				continue;
-			list_del_init(&priv->list);
-			zap_vma_ptes(vma, vma->vm_start,
-				     vma->vm_end - vma->vm_start);
-			if (priv->entry) {
-				rdma_user_mmap_entry_put(priv->entry);
-				priv->entry = NULL;
-			}
-		}
-		mutex_unlock(&ufile->umap_lock);
+		umaps_zap_mm(ufile, mm);
 		mmap_read_unlock(mm);
 		mmput(mm);
 	}

@@ -95,6 +95,75 @@ static int umem_pin(struct ib_umem *umem, unsigned long npages,
 	return ret;
 }
 
+/* A plain umem of the caller's range, owned by (and charged to) its mm. */
+static struct ib_umem *umem_new(struct ib_device *device, unsigned long addr,
+				size_t size, int access)
+{
+	struct ib_umem *umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+
+	if (!umem)
+		return NULL;
+	*umem = (struct ib_umem) {
+		.ibdev = device,
+		.owning_mm = current->mm,
+		/* until the driver picks a page size (ib_umem_find_best_pgsz) */
+		.iova = addr,
+		.length = size,
+		.address = addr,
+		.writable = ib_access_writable(access),
+	};
+	mmgrab(umem->owning_mm);
+	return umem;
+}
+
+static void umem_free(struct ib_umem *umem)
+{
+	mmdrop(umem->owning_mm);
+	kfree(umem);
+}
+
+static void umem_uncharge(struct ib_umem *umem, unsigned long npages)
+{
+	atomic64_sub(npages, &umem->owning_mm->pinned_vm);
+}
+
+/*
+ * Pin every page of a new umem and map them for its device; on failure
+ * nothing stays pinned nor charged.
+ */
+static int umem_pin_and_map(struct ib_umem *umem, unsigned long npages,
+			    int access)
+{
+	/* Read-only pins still break COW so the HCA sees what the task sees. */
+	unsigned int gup_flags = FOLL_WRITE | FOLL_LONGTERM |
+				 (umem->writable ? 0 : FOLL_FORCE);
+	unsigned long dma_attrs = access & IB_ACCESS_RELAXED_ORDERING ?
+				  DMA_ATTR_WEAK_ORDERING : 0;
+	int ret;
+
+	if (npages == 0 || npages > UINT_MAX)
+		return -EINVAL;
+	ret = umem_charge(umem->owning_mm, npages);
+	if (ret)
+		return ret;
+	ret = umem_pin(umem, npages, gup_flags) ?:
+	      ib_dma_map_sgtable_attrs(umem->ibdev, &umem->sgt_append.sgt,
+				       DMA_BIDIRECTIONAL, dma_attrs);
+	if (ret) {
+		umem_unmap_unpin(umem, false);
+		umem_uncharge(umem, npages);
+	}
+	return ret;
+}
+
+/* ib_umem_release() of a umem of ib_umem_get(). */
+static void umem_release_pinned(struct ib_umem *umem)
+{
+	umem_unmap_unpin(umem, true);
+	umem_uncharge(umem, ib_umem_num_pages(umem));
+	umem_free(umem);
+}
+
 /**
  * ib_umem_get - pin and DMA-map a range of the caller's memory
  * @device: the device that will access the memory
@@ -110,61 +179,24 @@ static int umem_pin(struct ib_umem *umem, unsigned long npages,
 struct ib_umem *ib_umem_get(struct ib_device *device, unsigned long addr,
 			    size_t size, int access)
 {
-	/* Read-only pins still break COW so the HCA sees what the task sees. */
-	unsigned int gup_flags = FOLL_WRITE | FOLL_LONGTERM;
-	unsigned long dma_attrs = 0;
-	unsigned long npages;
+	unsigned long end = addr + size;
 	struct ib_umem *umem;
 	int ret;
 
-	if (addr + size < addr || PAGE_ALIGN(addr + size) < addr + size)
+	if (end < addr || PAGE_ALIGN(end) < end)
 		return ERR_PTR(-EINVAL);
 	if (!can_do_mlock())
 		return ERR_PTR(-EPERM);
 	if (access & IB_ACCESS_ON_DEMAND)
 		return ERR_PTR(-EOPNOTSUPP);
 
-	umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+	umem = umem_new(device, addr, size, access);
 	if (!umem)
 		return ERR_PTR(-ENOMEM);
-	umem->ibdev = device;
-	umem->length = size;
-	umem->address = addr;
-	/* Until the driver picks a page size with ib_umem_find_best_pgsz(). */
-	umem->iova = addr;
-	umem->writable = ib_access_writable(access);
-	umem->owning_mm = current->mm;
-	mmgrab(umem->owning_mm);
-
-	npages = ib_umem_num_pages(umem);
-	if (npages == 0 || npages > UINT_MAX) {
-		ret = -EINVAL;
-		goto err_free;
-	}
-	ret = umem_charge(umem->owning_mm, npages);
-	if (ret)
-		goto err_free;
-
-	if (!umem->writable)
-		gup_flags |= FOLL_FORCE;
-	ret = umem_pin(umem, npages, gup_flags);
-	if (ret)
-		goto err_unpin;
-
-	if (access & IB_ACCESS_RELAXED_ORDERING)
-		dma_attrs |= DMA_ATTR_WEAK_ORDERING;
-	ret = ib_dma_map_sgtable_attrs(device, &umem->sgt_append.sgt,
-				       DMA_BIDIRECTIONAL, dma_attrs);
-	if (ret)
-		goto err_unpin;
-	return umem;
-
-err_unpin:
-	umem_unmap_unpin(umem, false);
-	atomic64_sub(npages, &umem->owning_mm->pinned_vm);
-err_free:
-	mmdrop(umem->owning_mm);
-	kfree(umem);
+	ret = umem_pin_and_map(umem, ib_umem_num_pages(umem), access);
+	if (!ret)
+		return umem;
+	umem_free(umem);
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL(ib_umem_get);
@@ -178,16 +210,27 @@ void ib_umem_release(struct ib_umem *umem)
 	if (!umem)
 		return;
 	if (umem->is_dmabuf)
-		return ib_umem_dmabuf_release(to_ib_umem_dmabuf(umem));
-	if (umem->is_odp)
-		return ib_umem_odp_release(to_ib_umem_odp(umem));
-
-	umem_unmap_unpin(umem, true);
-	atomic64_sub(ib_umem_num_pages(umem), &umem->owning_mm->pinned_vm);
-	mmdrop(umem->owning_mm);
-	kfree(umem);
+		ib_umem_dmabuf_release(to_ib_umem_dmabuf(umem));
+	else if (umem->is_odp)
+		ib_umem_odp_release(to_ib_umem_odp(umem));
+	else
+		umem_release_pinned(umem);
 }
 EXPORT_SYMBOL(ib_umem_release);
+
+/*
+ * The largest size of @pgsz_bitmap that every set bit of @mask allows:
+ * none above the lowest set bit (an address disagreeing in that bit).
+ */
+static unsigned long largest_fitting_pgsz(unsigned long pgsz_bitmap,
+					  unsigned long mask)
+{
+	unsigned long fitting = pgsz_bitmap;
+
+	if (mask)
+		fitting &= GENMASK(count_trailing_zeros(mask), 0);
+	return fitting ? rounddown_pow_of_two(fitting) : 0;
+}
 
 /**
  * ib_umem_find_best_pgsz - the largest device page size that maps the umem
@@ -247,10 +290,7 @@ unsigned long ib_umem_find_best_pgsz(struct ib_umem *umem,
 		iova += sg_dma_len(sg) - offset;
 		offset = 0;
 	}
-
-	if (mask)
-		pgsz_bitmap &= GENMASK(count_trailing_zeros(mask), 0);
-	return pgsz_bitmap ? rounddown_pow_of_two(pgsz_bitmap) : 0;
+	return largest_fitting_pgsz(pgsz_bitmap, mask);
 }
 EXPORT_SYMBOL(ib_umem_find_best_pgsz);
 

@@ -54,6 +54,34 @@ static void umem_dmabuf_trim(struct ib_umem_dmabuf *ud, struct sg_table *sgt)
 	ud->sgt = sgt;
 }
 
+/* Undo umem_dmabuf_trim(): the exporter gets its table back as it gave it. */
+static void umem_dmabuf_untrim(struct ib_umem_dmabuf *ud)
+{
+	struct scatterlist *first = ud->first_sg, *last = ud->last_sg;
+
+	if (first) {
+		sg_dma_address(first) -= ud->first_sg_offset;
+		sg_dma_len(first) += ud->first_sg_offset;
+	}
+	if (last)
+		sg_dma_len(last) += ud->last_sg_trim;
+	ud->first_sg = NULL;
+	ud->last_sg = NULL;
+	ud->first_sg_offset = 0;
+	ud->last_sg_trim = 0;
+}
+
+/* The exporter's pending kernel fences (a migration): 0 once none is left. */
+static int umem_dmabuf_wait_kernel_fences(struct dma_resv *resv)
+{
+	long left = dma_resv_wait_timeout(resv, DMA_RESV_USAGE_KERNEL, false,
+					  MAX_SCHEDULE_TIMEOUT);
+
+	if (left < 0)
+		return left;
+	return left ? 0 : -ETIMEDOUT;
+}
+
 /**
  * ib_umem_dmabuf_map_pages - map the dma-buf for the device
  * @umem_dmabuf: the umem; its dma-buf's reservation lock must be held
@@ -64,23 +92,18 @@ static void umem_dmabuf_trim(struct ib_umem_dmabuf *ud, struct sg_table *sgt)
 int ib_umem_dmabuf_map_pages(struct ib_umem_dmabuf *umem_dmabuf)
 {
 	struct dma_resv *resv = umem_dmabuf->attach->dmabuf->resv;
-	struct sg_table *sgt;
-	long ret;
+	struct sg_table *whole;
 
 	dma_resv_assert_held(resv);
+	/* mapped already: only the fences are waited for again */
 	if (!umem_dmabuf->sgt) {
-		sgt = dma_buf_map_attachment(umem_dmabuf->attach,
-					     DMA_BIDIRECTIONAL);
-		if (IS_ERR(sgt))
-			return PTR_ERR(sgt);
-		umem_dmabuf_trim(umem_dmabuf, sgt);
+		whole = dma_buf_map_attachment(umem_dmabuf->attach,
+					       DMA_BIDIRECTIONAL);
+		if (IS_ERR(whole))
+			return PTR_ERR(whole);
+		umem_dmabuf_trim(umem_dmabuf, whole);
 	}
-
-	ret = dma_resv_wait_timeout(resv, DMA_RESV_USAGE_KERNEL, false,
-				    MAX_SCHEDULE_TIMEOUT);
-	if (ret < 0)
-		return ret;
-	return ret ? 0 : -ETIMEDOUT;
+	return umem_dmabuf_wait_kernel_fences(resv);
 }
 EXPORT_SYMBOL(ib_umem_dmabuf_map_pages);
 
@@ -90,28 +113,50 @@ EXPORT_SYMBOL(ib_umem_dmabuf_map_pages);
  */
 void ib_umem_dmabuf_unmap_pages(struct ib_umem_dmabuf *umem_dmabuf)
 {
-	dma_resv_assert_held(umem_dmabuf->attach->dmabuf->resv);
-	if (!umem_dmabuf->sgt)
-		return;
+	struct sg_table *whole = umem_dmabuf->sgt;
 
-	if (umem_dmabuf->first_sg) {
-		sg_dma_address(umem_dmabuf->first_sg) -=
-			umem_dmabuf->first_sg_offset;
-		sg_dma_len(umem_dmabuf->first_sg) +=
-			umem_dmabuf->first_sg_offset;
-		umem_dmabuf->first_sg = NULL;
-		umem_dmabuf->first_sg_offset = 0;
-	}
-	if (umem_dmabuf->last_sg) {
-		sg_dma_len(umem_dmabuf->last_sg) += umem_dmabuf->last_sg_trim;
-		umem_dmabuf->last_sg = NULL;
-		umem_dmabuf->last_sg_trim = 0;
-	}
-	dma_buf_unmap_attachment(umem_dmabuf->attach, umem_dmabuf->sgt,
-				 DMA_BIDIRECTIONAL);
+	dma_resv_assert_held(umem_dmabuf->attach->dmabuf->resv);
+	if (!whole)
+		return;
+	umem_dmabuf_untrim(umem_dmabuf);
 	umem_dmabuf->sgt = NULL;
+	dma_buf_unmap_attachment(umem_dmabuf->attach, whole, DMA_BIDIRECTIONAL);
 }
 EXPORT_SYMBOL(ib_umem_dmabuf_unmap_pages);
+
+/*
+ * The umem of a window of @dmabuf, attached as a dynamic importer; the
+ * caller's dma-buf reference becomes the umem's on success.
+ */
+static struct ib_umem_dmabuf *
+umem_dmabuf_attach(struct dma_buf *dmabuf, struct ib_device *device,
+		   unsigned long offset, size_t size, int access,
+		   const struct dma_buf_attach_ops *ops)
+{
+	struct ib_umem_dmabuf *ud = kzalloc(sizeof(*ud), GFP_KERNEL);
+	struct dma_buf_attachment *attach;
+
+	if (!ud)
+		return ERR_PTR(-ENOMEM);
+	ud->umem = (struct ib_umem) {
+		.ibdev = device,
+		.address = offset,
+		.length = size,
+		.writable = ib_access_writable(access),
+		.is_dmabuf = 1,
+	};
+	if (!ib_umem_num_pages(&ud->umem))	/* an empty window */
+		attach = ERR_PTR(-EINVAL);
+	else
+		attach = dma_buf_dynamic_attach(dmabuf, device->dma_device,
+						ops, ud);
+	if (IS_ERR(attach)) {
+		kfree(ud);
+		return ERR_CAST(attach);
+	}
+	ud->attach = attach;
+	return ud;
+}
 
 /**
  * ib_umem_dmabuf_get - attach to a dma-buf as a dynamic importer
@@ -130,49 +175,22 @@ struct ib_umem_dmabuf *ib_umem_dmabuf_get(struct ib_device *device,
 					  int fd, int access,
 					  const struct dma_buf_attach_ops *ops)
 {
-	struct ib_umem_dmabuf *umem_dmabuf;
-	struct dma_buf_attachment *attach;
+	struct ib_umem_dmabuf *ud;
 	struct dma_buf *dmabuf;
 	unsigned long end;
-	int ret = -EINVAL;
 
 	if (check_add_overflow(offset, (unsigned long)size, &end) ||
 	    !ops || !ops->move_notify)
 		return ERR_PTR(-EINVAL);
-
 	dmabuf = dma_buf_get(fd);
 	if (IS_ERR(dmabuf))
 		return ERR_CAST(dmabuf);
-	if (dmabuf->size < end)
-		goto err_put;
 
-	umem_dmabuf = kzalloc(sizeof(*umem_dmabuf), GFP_KERNEL);
-	if (!umem_dmabuf) {
-		ret = -ENOMEM;
-		goto err_put;
-	}
-	umem_dmabuf->umem.ibdev = device;
-	umem_dmabuf->umem.length = size;
-	umem_dmabuf->umem.address = offset;
-	umem_dmabuf->umem.writable = ib_access_writable(access);
-	umem_dmabuf->umem.is_dmabuf = 1;
-	if (!ib_umem_num_pages(&umem_dmabuf->umem))
-		goto err_free;
-
-	attach = dma_buf_dynamic_attach(dmabuf, device->dma_device, ops,
-					umem_dmabuf);
-	if (IS_ERR(attach)) {
-		ret = PTR_ERR(attach);
-		goto err_free;
-	}
-	umem_dmabuf->attach = attach;
-	return umem_dmabuf;
-
-err_free:
-	kfree(umem_dmabuf);
-err_put:
-	dma_buf_put(dmabuf);
-	return ERR_PTR(ret);
+	ud = end > dmabuf->size ? ERR_PTR(-EINVAL) :
+	     umem_dmabuf_attach(dmabuf, device, offset, size, access, ops);
+	if (IS_ERR(ud))
+		dma_buf_put(dmabuf);
+	return ud;
 }
 EXPORT_SYMBOL(ib_umem_dmabuf_get);
 
@@ -185,10 +203,39 @@ static void umem_dmabuf_pinned_move_notify(struct dma_buf_attachment *attach)
 			       "dma-buf moved although it is pinned\n");
 }
 
+/* Pin, then map, under the reservation lock; ib_umem_release() undoes. */
+static int umem_dmabuf_pin_and_map(struct ib_umem_dmabuf *ud)
+{
+	struct dma_resv *resv = ud->attach->dmabuf->resv;
+	int ret;
+
+	dma_resv_lock(resv, NULL);
+	ret = dma_buf_pin(ud->attach);
+	if (!ret) {
+		ud->pinned = 1;
+		ret = ib_umem_dmabuf_map_pages(ud);
+	}
+	dma_resv_unlock(resv);
+	return ret;
+}
+
+/* What a pinned importer tells the exporter. */
 static struct dma_buf_attach_ops umem_dmabuf_pinned_ops = {
 	.allow_peer2peer = true,
 	.move_notify = umem_dmabuf_pinned_move_notify,
 };
+
+/* The inverse, whatever part of it was done. */
+static void umem_dmabuf_unmap_and_unpin(struct ib_umem_dmabuf *ud)
+{
+	struct dma_resv *resv = ud->attach->dmabuf->resv;
+
+	dma_resv_lock(resv, NULL);
+	ib_umem_dmabuf_unmap_pages(ud);
+	if (ud->pinned)
+		dma_buf_unpin(ud->attach);
+	dma_resv_unlock(resv);
+}
 
 /**
  * ib_umem_dmabuf_get_pinned - attach, pin and map a dma-buf window
@@ -206,43 +253,26 @@ struct ib_umem_dmabuf *ib_umem_dmabuf_get_pinned(struct ib_device *device,
 						 size_t size, int fd,
 						 int access)
 {
-	struct ib_umem_dmabuf *umem_dmabuf;
-	struct dma_resv *resv;
-	int ret;
+	struct ib_umem_dmabuf *ud = ib_umem_dmabuf_get(device, offset, size,
+						       fd, access,
+						       &umem_dmabuf_pinned_ops);
+	int ret = IS_ERR(ud) ? 0 : umem_dmabuf_pin_and_map(ud);
 
-	umem_dmabuf = ib_umem_dmabuf_get(device, offset, size, fd, access,
-					 &umem_dmabuf_pinned_ops);
-	if (IS_ERR(umem_dmabuf))
-		return umem_dmabuf;
-
-	resv = umem_dmabuf->attach->dmabuf->resv;
-	dma_resv_lock(resv, NULL);
-	ret = dma_buf_pin(umem_dmabuf->attach);
-	if (!ret) {
-		umem_dmabuf->pinned = 1;
-		ret = ib_umem_dmabuf_map_pages(umem_dmabuf);
-	}
-	dma_resv_unlock(resv);
-	if (ret) {
-		ib_umem_release(&umem_dmabuf->umem);
-		return ERR_PTR(ret);
-	}
-	return umem_dmabuf;
+	if (!ret)
+		return ud;
+	ib_umem_release(&ud->umem);
+	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL(ib_umem_dmabuf_get_pinned);
 
 /* ib_umem_release() of a dma-buf umem. */
 void ib_umem_dmabuf_release(struct ib_umem_dmabuf *umem_dmabuf)
 {
-	struct dma_buf *dmabuf = umem_dmabuf->attach->dmabuf;
+	struct dma_buf_attachment *attach = umem_dmabuf->attach;
+	struct dma_buf *dmabuf = attach->dmabuf;
 
-	dma_resv_lock(dmabuf->resv, NULL);
-	ib_umem_dmabuf_unmap_pages(umem_dmabuf);
-	if (umem_dmabuf->pinned)
-		dma_buf_unpin(umem_dmabuf->attach);
-	dma_resv_unlock(dmabuf->resv);
-
-	dma_buf_detach(dmabuf, umem_dmabuf->attach);
+	umem_dmabuf_unmap_and_unpin(umem_dmabuf);
+	dma_buf_detach(dmabuf, attach);
 	dma_buf_put(dmabuf);
 	kfree(umem_dmabuf);
 }

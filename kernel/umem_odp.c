@@ -58,6 +58,25 @@ static struct ib_umem_odp *odp_new(struct ib_device *device,
 	return odp;
 }
 
+static void odp_free_lists(struct ib_umem_odp *odp)
+{
+	kvfree(odp->dma_list);
+	kvfree(odp->pfn_list);
+}
+
+/* Zeroed lists of @npfn CPU pages and @ndma umem pages, or neither. */
+static int odp_alloc_lists(struct ib_umem_odp *odp, size_t npfn, size_t ndma)
+{
+	odp->pfn_list = kvcalloc(npfn, sizeof(*odp->pfn_list),
+				 GFP_KERNEL | __GFP_NOWARN);
+	odp->dma_list = kvcalloc(ndma, sizeof(*odp->dma_list),
+				 GFP_KERNEL | __GFP_NOWARN);
+	if (odp->pfn_list && odp->dma_list)
+		return 0;
+	odp_free_lists(odp);
+	return -ENOMEM;
+}
+
 /*
  * Size the page lists of a ranged umem and start watching its range
  * (widened to whole umem pages); the caller holds a reference on the mm.
@@ -83,35 +102,40 @@ static int odp_watch_range(struct ib_umem_odp *odp,
 		return -EINVAL;
 	npfn = (end - start) >> PAGE_SHIFT;
 
-	odp->pfn_list = kvcalloc(npfn, sizeof(*odp->pfn_list),
-				 GFP_KERNEL | __GFP_NOWARN);
-	if (!odp->pfn_list)
-		return -ENOMEM;
-	odp->dma_list = kvcalloc(ndma, sizeof(*odp->dma_list),
-				 GFP_KERNEL | __GFP_NOWARN);
-	if (!odp->dma_list) {
-		ret = -ENOMEM;
-		goto err_pfns;
-	}
+	ret = odp_alloc_lists(odp, npfn, ndma);
+	if (ret)
+		return ret;
 	ret = mmu_interval_notifier_insert(&odp->notifier, odp->umem.owning_mm,
 					   start, end - start, ops);
 	if (ret)
-		goto err_dmas;
-	return 0;
-
-err_dmas:
-	kvfree(odp->dma_list);
-err_pfns:
-	kvfree(odp->pfn_list);
+		odp_free_lists(odp);
 	return ret;
 }
 
+/* Undo odp_watch_range(), unmapping whatever is still mapped first. */
+static void odp_unwatch_range(struct ib_umem_odp *odp)
+{
+	mutex_lock(&odp->umem_mutex);
+	ib_umem_odp_unmap_dma_pages(odp, ib_umem_start(odp), ib_umem_end(odp));
+	mutex_unlock(&odp->umem_mutex);
+	mmu_interval_notifier_remove(&odp->notifier);
+	odp_free_lists(odp);
+}
+
+/* The umem and its owner reference. */
+static void odp_free(struct ib_umem_odp *odp)
+{
+	put_pid(odp->tgid);
+	kfree(odp);
+}
+
 /*
- * Make @odp usable, owned by @owner (a reference the umem keeps); on
- * failure @owner is dropped and @odp freed.
+ * Make @odp usable, owned by @owner (a reference the umem keeps): @odp,
+ * or on failure the errno, with @owner dropped and @odp freed.
  */
-static int odp_finish(struct ib_umem_odp *odp, struct pid *owner,
-		      const struct mmu_interval_notifier_ops *ops)
+static struct ib_umem_odp *odp_finish(struct ib_umem_odp *odp,
+				      struct pid *owner,
+				      const struct mmu_interval_notifier_ops *ops)
 {
 	int ret = 0;
 
@@ -120,11 +144,10 @@ static int odp_finish(struct ib_umem_odp *odp, struct pid *owner,
 	mutex_init(&odp->umem_mutex);
 	if (!odp->is_implicit_odp)
 		ret = odp_watch_range(odp, ops);
-	if (ret) {
-		put_pid(owner);
-		kfree(odp);
-	}
-	return ret;
+	if (!ret)
+		return odp;
+	odp_free(odp);
+	return ERR_PTR(ret);
 }
 
 /* The calling process's thread group, which faults are served for. */
@@ -147,7 +170,6 @@ struct ib_umem_odp *ib_umem_odp_alloc_implicit(struct ib_device *device,
 					       int access)
 {
 	struct ib_umem_odp *odp;
-	int ret;
 
 	if (access & IB_ACCESS_HUGETLB)
 		return ERR_PTR(-EINVAL);
@@ -156,8 +178,7 @@ struct ib_umem_odp *ib_umem_odp_alloc_implicit(struct ib_device *device,
 	if (!odp)
 		return ERR_PTR(-ENOMEM);
 	odp->is_implicit_odp = 1;
-	ret = odp_finish(odp, odp_current_owner(), NULL);
-	return ret ? ERR_PTR(ret) : odp;
+	return odp_finish(odp, odp_current_owner(), NULL);
 }
 EXPORT_SYMBOL(ib_umem_odp_alloc_implicit);
 
@@ -177,26 +198,36 @@ ib_umem_odp_alloc_child(struct ib_umem_odp *root, unsigned long addr,
 			size_t size,
 			const struct mmu_interval_notifier_ops *ops)
 {
-	struct ib_umem_odp *odp;
-	int ret;
+	struct mm_struct *mm = root->umem.owning_mm;
+	struct ib_umem_odp *child;
 
 	if (WARN_ON(!root->is_implicit_odp))
 		return ERR_PTR(-EINVAL);
-	odp = odp_new(root->umem.ibdev, addr, size, root->umem.writable,
-		      root->umem.owning_mm, ops);
-	if (!odp)
+	child = odp_new(root->umem.ibdev, addr, size, root->umem.writable, mm,
+			ops);
+	if (!child)
 		return ERR_PTR(-ENOMEM);
 
 	/* Inserting a notifier needs a live mm, not just a grabbed one. */
-	if (!mmget_not_zero(odp->umem.owning_mm)) {
-		kfree(odp);
-		return ERR_PTR(-EFAULT);
+	if (mmget_not_zero(mm)) {
+		child = odp_finish(child, get_pid(root->tgid), ops);
+		mmput(mm);
+		return child;
 	}
-	ret = odp_finish(odp, get_pid(root->tgid), ops);
-	mmput(root->umem.owning_mm);
-	return ret ? ERR_PTR(ret) : odp;
+	kfree(child);
+	return ERR_PTR(-EFAULT);
 }
 EXPORT_SYMBOL(ib_umem_odp_alloc_child);
+
+/* IB_ACCESS_HUGETLB makes a umem page one huge page, where there are any. */
+static unsigned int odp_page_shift(int access)
+{
+#ifdef CONFIG_HUGETLB_PAGE
+	if (access & IB_ACCESS_HUGETLB)
+		return HPAGE_SHIFT;
+#endif
+	return PAGE_SHIFT;
+}
 
 /**
  * ib_umem_odp_get - an ODP umem for a range of the caller's memory
@@ -218,7 +249,6 @@ struct ib_umem_odp *ib_umem_odp_get(struct ib_device *device,
 				    const struct mmu_interval_notifier_ops *ops)
 {
 	struct ib_umem_odp *odp;
-	int ret;
 
 	if (WARN_ON_ONCE(!(access & IB_ACCESS_ON_DEMAND)))
 		return ERR_PTR(-EINVAL);
@@ -226,12 +256,8 @@ struct ib_umem_odp *ib_umem_odp_get(struct ib_device *device,
 		      current->mm, ops);
 	if (!odp)
 		return ERR_PTR(-ENOMEM);
-#ifdef CONFIG_HUGETLB_PAGE
-	if (access & IB_ACCESS_HUGETLB)
-		odp->page_shift = HPAGE_SHIFT;
-#endif
-	ret = odp_finish(odp, odp_current_owner(), ops);
-	return ret ? ERR_PTR(ret) : odp;
+	odp->page_shift = odp_page_shift(access);
+	return odp_finish(odp, odp_current_owner(), ops);
 }
 EXPORT_SYMBOL(ib_umem_odp_get);
 
@@ -244,17 +270,10 @@ EXPORT_SYMBOL(ib_umem_odp_get);
  */
 void ib_umem_odp_release(struct ib_umem_odp *umem_odp)
 {
-	if (!umem_odp->is_implicit_odp) {
-		mutex_lock(&umem_odp->umem_mutex);
-		ib_umem_odp_unmap_dma_pages(umem_odp, ib_umem_start(umem_odp),
-					    ib_umem_end(umem_odp));
-		mutex_unlock(&umem_odp->umem_mutex);
-		mmu_interval_notifier_remove(&umem_odp->notifier);
-		kvfree(umem_odp->dma_list);
-		kvfree(umem_odp->pfn_list);
-	}
-	put_pid(umem_odp->tgid);
-	kfree(umem_odp);
+	/* an implicit umem watches nothing and has no lists */
+	if (!umem_odp->is_implicit_odp)
+		odp_unwatch_range(umem_odp);
+	odp_free(umem_odp);
 }
 EXPORT_SYMBOL(ib_umem_odp_release);
 

@@ -421,23 +421,27 @@ void uverbs_finalize_object(struct ib_uobject *uobj,
 int uverbs_mmap(struct file *filp, struct vm_area_struct *vma);
 void uverbs_user_mmap_disassociate(struct ib_uverbs_file *ufile);
 
-/* event.c: async events and completion channels */
+/*
+ * event.c, what ib_core and drivers call as events happen (any context):
+ * a CQ's completion (its channel in cq_context), an object's async event.
+ */
+void ib_uverbs_comp_handler(struct ib_cq *cq, void *cq_context);
+void ib_uverbs_cq_event_handler(struct ib_event *event, void *context_ptr);
+void ib_uverbs_qp_event_handler(struct ib_event *event, void *context_ptr);
+void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr);
+void ib_uverbs_wq_event_handler(struct ib_event *event, void *context_ptr);
+void ib_uverbs_async_handler(struct ib_uverbs_async_event_file *async_file,
+			     __u64 element, __u64 event,
+			     struct list_head *obj_list, u32 *counter);
+
+/* event.c, the event files: their queues and file operations */
 extern const struct file_operations uverbs_event_fops;
 extern const struct file_operations uverbs_async_event_fops;
 void ib_uverbs_init_event_queue(struct ib_uverbs_event_queue *ev_queue);
 void ib_uverbs_free_event_queue(struct ib_uverbs_event_queue *ev_queue);
 void ib_uverbs_init_async_event_file(struct ib_uverbs_async_event_file *ev_file);
-void ib_uverbs_async_handler(struct ib_uverbs_async_event_file *async_file,
-			     __u64 element, __u64 event,
-			     struct list_head *obj_list, u32 *counter);
-void ib_uverbs_comp_handler(struct ib_cq *cq, void *cq_context);
-void ib_uverbs_cq_event_handler(struct ib_event *event, void *context_ptr);
-void ib_uverbs_qp_event_handler(struct ib_event *event, void *context_ptr);
-void ib_uverbs_wq_event_handler(struct ib_event *event, void *context_ptr);
-void ib_uverbs_srq_event_handler(struct ib_event *event, void *context_ptr);
-void ib_uverbs_release_ucq(struct ib_uverbs_completion_event_file *ev_file,
-			   struct ib_ucq_object *uobj);
-void ib_uverbs_release_uevent(struct ib_uevent_object *uobj);
+
+/* event.c, for the command files: which file an object reports to */
 struct ib_uverbs_async_event_file *
 uverbs_default_async_event(struct ib_uverbs_file *ufile);
 struct ib_uverbs_async_event_file *
@@ -446,6 +450,10 @@ struct ib_uverbs_async_event_file *
 uverbs_async_event_get(struct ib_uverbs_async_event_file *async);
 struct ib_uverbs_completion_event_file *
 uverbs_lookup_comp_file(s32 fd, struct uverbs_attr_bundle *attrs);
+/* and the undelivered events that go with an object */
+void ib_uverbs_release_ucq(struct ib_uverbs_completion_event_file *ev_file,
+			   struct ib_ucq_object *uobj);
+void ib_uverbs_release_uevent(struct ib_uevent_object *uobj);
 
 /* Shared helpers of the command files */
 struct ib_qp *uverbs_qp_create_hw(struct ib_uqp_object *uqp,
