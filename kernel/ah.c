@@ -45,14 +45,14 @@ static int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_AH, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_AH, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	if (!rdma_is_port_valid(ibdev, cmd.attr.port_num)) {
 		ret = -EINVAL;
 		goto err_abort;
 	}
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd.pd_handle, attrs);
 	if (IS_ERR(pd)) {
 		ret = PTR_ERR(pd);
 		goto err_abort;
@@ -86,7 +86,7 @@ static int uverbs_destroy_ah(struct uverbs_attr_bundle *attrs)
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_AH, cmd.ah_handle, attrs);
+	return uobj_perform_destroy(OVB_OBJECT_AH, cmd.ah_handle, attrs);
 }
 
 static int uverbs_free_ah(struct ib_uobject *uobj, enum rdma_remove_reason why,
@@ -114,18 +114,18 @@ const struct uverbs_write_cmd uverbs_ah_cmds[] = {
 	{ }
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_AH_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_AH_HANDLE,
-						    UVERBS_OBJECT_AH,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_AH_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_AH_HANDLE,
+						    OVB_OBJECT_AH,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_AH,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_AH,
 			    uverbs_ah_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_AH_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_AH_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_ah[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_AH,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_AH,
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_ah)),
 	{ }
 };

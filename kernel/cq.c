@@ -17,7 +17,7 @@
 
 static struct ib_cq *uverbs_cq_get(u32 handle, struct uverbs_attr_bundle *attrs)
 {
-	return uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, handle, attrs);
+	return uobj_get_obj_read(cq, OVB_OBJECT_CQ, handle, attrs);
 }
 
 static struct ib_cq *ucq_cq(struct ib_ucq_object *ucq)
@@ -104,7 +104,7 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 	if (cmd->comp_vector >= attrs->ufile->device->num_comp_vectors)
 		return -EINVAL;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_CQ, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_CQ, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	ucq = container_of(uobj, struct ib_ucq_object, uevent.uobject);
@@ -290,7 +290,7 @@ static int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_get_destroy(UVERBS_OBJECT_CQ, cmd.cq_handle, attrs);
+	uobj = uobj_get_destroy(OVB_OBJECT_CQ, cmd.cq_handle, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 
@@ -391,10 +391,10 @@ const struct uverbs_write_cmd uverbs_cq_cmds[] = {
 
 /* ---------------------------------------------------- the ioctl methods */
 
-static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_CREATE_CQ_HANDLE);
 	struct ib_ucq_object *ucq =
 		container_of(uobj, struct ib_ucq_object, uevent.uobject);
 	struct ib_uverbs_completion_event_file *channel = NULL;
@@ -406,22 +406,22 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *at
 	if (!ibdev->ops.create_cq || !ibdev->ops.destroy_cq)
 		return -EOPNOTSUPP;
 	ret = uverbs_copy_from(&init.comp_vector, attrs,
-			       UVERBS_ATTR_CREATE_CQ_COMP_VECTOR);
+			       OVB_ATTR_CREATE_CQ_COMP_VECTOR);
 	if (!ret)
-		ret = uverbs_copy_from(&init.cqe, attrs, UVERBS_ATTR_CREATE_CQ_CQE);
+		ret = uverbs_copy_from(&init.cqe, attrs, OVB_ATTR_CREATE_CQ_CQE);
 	if (!ret)
 		ret = uverbs_copy_from(&uobj->user_handle, attrs,
-				       UVERBS_ATTR_CREATE_CQ_USER_HANDLE);
+				       OVB_ATTR_CREATE_CQ_USER_HANDLE);
 	if (!ret)
 		ret = uverbs_get_flags32(&init.flags, attrs,
-					 UVERBS_ATTR_CREATE_CQ_FLAGS,
+					 OVB_ATTR_CREATE_CQ_FLAGS,
 					 OVB_CREATE_CQ_FLAG_TIMESTAMP_COMPLETION |
 					 OVB_CREATE_CQ_FLAG_IGNORE_OVERRUN);
 	if (ret)
 		return ret;
 
 	channel_uobj = uverbs_attr_get_uobject(attrs,
-					       UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL);
+					       OVB_ATTR_CREATE_CQ_COMP_CHANNEL);
 	if (!IS_ERR(channel_uobj)) {
 		channel = container_of(channel_uobj,
 				       struct ib_uverbs_completion_event_file,
@@ -436,48 +436,48 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *at
 
 	ret = uverbs_cq_create_hw(ucq, ibdev, &init, channel, attrs,
 				  uverbs_async_event_attr(attrs,
-							  UVERBS_ATTR_CREATE_CQ_EVENT_FD));
+							  OVB_ATTR_CREATE_CQ_EVENT_FD));
 	if (ret)
 		return ret;
-	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
-	return uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+	uverbs_finalize_uobj_create(attrs, OVB_ATTR_CREATE_CQ_HANDLE);
+	return uverbs_copy_to(attrs, OVB_ATTR_CREATE_CQ_RESP_CQE,
 			      &ucq_cq(ucq)->cqe, sizeof(ucq_cq(ucq)->cqe));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_CREATE,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_CQ_HANDLE,
-					    UVERBS_OBJECT_CQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_CQ_CREATE,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_CQ_HANDLE,
+					    OVB_OBJECT_CQ,
 					    UVERBS_ACCESS_NEW,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_CQE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_CQ_CQE,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_CQ_USER_HANDLE,
 					       UVERBS_ATTR_TYPE(u64),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL,
-					   UVERBS_OBJECT_COMP_CHANNEL,
+			    UVERBS_ATTR_FD(OVB_ATTR_CREATE_CQ_COMP_CHANNEL,
+					   OVB_OBJECT_COMP_CHANNEL,
 					   UVERBS_ACCESS_READ,
 					   UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_CQ_COMP_VECTOR,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_CREATE_CQ_FLAGS,
-						 enum ib_uverbs_ex_create_cq_flags),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_CREATE_CQ_FLAGS,
+						 enum ovb_ex_create_cq_flags),
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_CQ_RESP_CQE,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_CQ_EVENT_FD,
-					   UVERBS_OBJECT_ASYNC_EVENT,
+			    UVERBS_ATTR_FD(OVB_ATTR_CREATE_CQ_EVENT_FD,
+					   OVB_OBJECT_ASYNC_EVENT,
 					   UVERBS_ACCESS_READ,
 					   UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
 /* The object is gone already; its event counters are still readable. */
-static int UVERBS_HANDLER(UVERBS_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_CQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_DESTROY_CQ_HANDLE);
 	struct ib_ucq_object *ucq =
 		container_of(uobj, struct ib_ucq_object, uevent.uobject);
 	struct ovb_destroy_cq_resp resp = {
@@ -485,25 +485,25 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *a
 		.async_events_reported = ucq->uevent.events_reported,
 	};
 
-	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_CQ_RESP, &resp,
+	return uverbs_copy_to(attrs, OVB_ATTR_DESTROY_CQ_RESP, &resp,
 			      sizeof(resp));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_DESTROY,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_CQ_HANDLE,
-					    UVERBS_OBJECT_CQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_CQ_DESTROY,
+			    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_CQ_HANDLE,
+					    OVB_OBJECT_CQ,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_CQ_RESP,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_DESTROY_CQ_RESP,
 						UVERBS_ATTR_TYPE(struct ovb_destroy_cq_resp),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_CQ, uverbs_cq_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_CQ_CREATE),
-			    &UVERBS_METHOD(UVERBS_METHOD_CQ_DESTROY));
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_CQ, uverbs_cq_type.type,
+			    &UVERBS_METHOD(OVB_METHOD_CQ_CREATE),
+			    &UVERBS_METHOD(OVB_METHOD_CQ_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_cq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_CQ,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_CQ,
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_cq)),
 	{ }
 };

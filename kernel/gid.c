@@ -22,10 +22,10 @@ static int uverbs_copy_gid_entries(struct uverbs_attr_bundle *attrs,
 
 	if (user_size == size)
 		return uverbs_copy_to(attrs,
-				      UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+				      OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
 				      entries, n * size);
 
-	attr = uverbs_attr_get(attrs, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
+	attr = uverbs_attr_get(attrs, OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 	if (IS_ERR(attr))
 		return PTR_ERR(attr);
 	dst = u64_to_user_ptr(attr->ptr_attr.data);
@@ -36,10 +36,10 @@ static int uverbs_copy_gid_entries(struct uverbs_attr_bundle *attrs,
 			return -EFAULT;
 	}
 	return uverbs_output_written(attrs,
-				     UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
+				     OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_gid_entry *entries;
 	struct ib_ucontext *ucontext;
@@ -49,17 +49,17 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bund
 	u32 flags;
 
 	ret = uverbs_get_flags32(&flags, attrs,
-				 UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0);
+				 OVB_ATTR_QUERY_GID_TABLE_FLAGS, 0);
 	if (ret)
 		return ret;
 	ret = uverbs_get_const(&entry_size, attrs,
-			       UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE);
+			       OVB_ATTR_QUERY_GID_TABLE_ENTRY_SIZE);
 	if (ret)
 		return ret;
 	if (!entry_size)
 		return -EINVAL;
 	max = uverbs_attr_ptr_get_array_size(attrs,
-					     UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, entry_size);
+					     OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, entry_size);
 	if (max <= 0)
 		return max ?: -EINVAL;
 
@@ -76,11 +76,11 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bund
 	ret = uverbs_copy_gid_entries(attrs, entries, n, entry_size);
 	if (ret)
 		return ret;
-	return uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+	return uverbs_copy_to(attrs, OVB_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
 			      &n, sizeof(n));
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_ENTRY)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_QUERY_GID_ENTRY)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_gid_entry entry = {};
 	const struct ib_gid_attr *gid_attr;
@@ -90,14 +90,14 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_ENTRY)(struct uverbs_attr_bund
 	int ret;
 
 	ret = uverbs_get_flags32(&flags, attrs,
-				 UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
+				 OVB_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
 	if (ret)
 		return ret;
-	ret = uverbs_get_const(&port, attrs, UVERBS_ATTR_QUERY_GID_ENTRY_PORT);
+	ret = uverbs_get_const(&port, attrs, OVB_ATTR_QUERY_GID_ENTRY_PORT);
 	if (ret)
 		return ret;
 	ret = uverbs_get_const(&index, attrs,
-			       UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX);
+			       OVB_ATTR_QUERY_GID_ENTRY_GID_INDEX);
 	if (ret)
 		return ret;
 
@@ -125,39 +125,39 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_ENTRY)(struct uverbs_attr_bund
 
 	if (!ret)
 		ret = uverbs_copy_to_struct_or_zero(attrs,
-						    UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
+						    OVB_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
 				&entry, sizeof(entry));
 	rdma_put_gid_attr(gid_attr);
 	return ret;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_GID_TABLE,
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, u64,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_QUERY_GID_TABLE,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, u64,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, u32,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_QUERY_GID_TABLE_FLAGS, u32,
 						 UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
 						UVERBS_ATTR_MIN_SIZE(0), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
 						UVERBS_ATTR_TYPE(u64), UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_GID_ENTRY,
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, u32,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_QUERY_GID_ENTRY,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_QUERY_GID_ENTRY_PORT, u32,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, u32,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_QUERY_GID_ENTRY_GID_INDEX, u32,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, u32,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_QUERY_GID_ENTRY_FLAGS, u32,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
 						UVERBS_ATTR_STRUCT(struct ib_uverbs_gid_entry,
 								   netdev_ifindex),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DEVICE,
-			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_GID_TABLE),
-			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_GID_ENTRY));
+DECLARE_UVERBS_GLOBAL_METHODS(OVB_OBJECT_DEVICE,
+			      &UVERBS_METHOD(OVB_METHOD_QUERY_GID_TABLE),
+			      &UVERBS_METHOD(OVB_METHOD_QUERY_GID_ENTRY));
 
 const struct uapi_definition uverbs_def_device_gid[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_DEVICE),
 	{ }
 };

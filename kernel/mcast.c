@@ -170,7 +170,7 @@ static int uverbs_mcast_cmd(struct uverbs_attr_bundle *attrs, bool attach)
 	if (ret)
 		return ret;
 
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
+	qp = uobj_get_obj_read(qp, OVB_OBJECT_QP, cmd.qp_handle, attrs);
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
 	uqp = qp->uobject;

@@ -49,14 +49,14 @@ static int uverbs_reg_mr(struct uverbs_attr_bundle *attrs)
 	if (!mr_offsets_match(cmd.start, cmd.hca_va))
 		return -EINVAL;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_MR, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_MR, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	ret = ib_check_mr_access(ibdev, cmd.access_flags);
 	if (ret)
 		goto err_abort;
 
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd.pd_handle, attrs);
 	if (IS_ERR(pd)) {
 		ret = PTR_ERR(pd);
 		goto err_abort;
@@ -135,7 +135,7 @@ static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_get_write(UVERBS_OBJECT_MR, cmd.mr_handle, attrs);
+	uobj = uobj_get_write(OVB_OBJECT_MR, cmd.mr_handle, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	mr = uobj->object;
@@ -151,7 +151,7 @@ static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 	}
 
 	if (cmd.flags & IB_MR_REREG_PD) {
-		new_pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle,
+		new_pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd.pd_handle,
 					   attrs);
 		if (IS_ERR(new_pd)) {
 			ret = PTR_ERR(new_pd);
@@ -166,7 +166,7 @@ static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 	}
 
 	/* The driver may build a new MR; it needs a uobject ready for it. */
-	new_uobj = uobj_alloc(UVERBS_OBJECT_MR, attrs, &ibdev);
+	new_uobj = uobj_alloc(OVB_OBJECT_MR, attrs, &ibdev);
 	if (IS_ERR(new_uobj)) {
 		ret = PTR_ERR(new_uobj);
 		goto put_pd;
@@ -220,7 +220,7 @@ static int uverbs_dereg_mr(struct uverbs_attr_bundle *attrs)
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_MR, cmd.mr_handle, attrs);
+	return uobj_perform_destroy(OVB_OBJECT_MR, cmd.mr_handle, attrs);
 }
 
 static int uverbs_free_mr(struct ib_uobject *uobj, enum rdma_remove_reason why,

@@ -24,10 +24,10 @@ static int uverbs_alloc_mw(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_MW, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_MW, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd.pd_handle, attrs);
 	if (IS_ERR(pd)) {
 		ret = PTR_ERR(pd);
 		goto err_abort;
@@ -75,7 +75,7 @@ static int uverbs_dealloc_mw_cmd(struct uverbs_attr_bundle *attrs)
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_MW, cmd.mw_handle, attrs);
+	return uobj_perform_destroy(OVB_OBJECT_MW, cmd.mw_handle, attrs);
 }
 
 /* Frees @mw and releases its PD; on a driver error nothing is released. */
@@ -116,18 +116,18 @@ const struct uverbs_write_cmd uverbs_mw_cmds[] = {
 	{ }
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MW_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MW_HANDLE,
-						    UVERBS_OBJECT_MW,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_MW_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_MW_HANDLE,
+						    OVB_OBJECT_MW,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_MW,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_MW,
 			    uverbs_mw_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_MW_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_MW_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_mw[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MW,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_MW,
 				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_mw)),
 	{ }
 };

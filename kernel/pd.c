@@ -24,7 +24,7 @@ static int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_PD, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_PD, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 
@@ -62,7 +62,7 @@ static int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs)
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	return uobj_perform_destroy(OVB_OBJECT_PD, cmd.pd_handle, attrs);
 }
 
 static int uverbs_free_pd(struct ib_uobject *uobj, enum rdma_remove_reason why,
@@ -93,18 +93,18 @@ const struct uverbs_write_cmd uverbs_pd_cmds[] = {
 	{ }
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_PD_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_PD_HANDLE,
-						    UVERBS_OBJECT_PD,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_PD_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_PD_HANDLE,
+						    OVB_OBJECT_PD,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_PD,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_PD,
 			    uverbs_pd_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_PD_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_PD_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_pd[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_PD,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_PD,
 				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd)),
 	{ }
 };

@@ -68,7 +68,7 @@ static void uverbs_qp_put_deps(struct uverbs_qp_deps *deps)
 static int uverbs_qp_get_xrcd(u32 handle, struct uverbs_qp_deps *deps,
 			      struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj = uobj_get_read(UVERBS_OBJECT_XRCD, handle,
+	struct ib_uobject *uobj = uobj_get_read(OVB_OBJECT_XRCD, handle,
 						attrs);
 
 	if (IS_ERR(uobj))
@@ -97,7 +97,7 @@ static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 		if (cmd->is_srq) {
 			struct ib_srq *srq;
 
-			srq = uobj_get_obj_read(srq, UVERBS_OBJECT_SRQ,
+			srq = uobj_get_obj_read(srq, OVB_OBJECT_SRQ,
 						cmd->srq_handle, attrs);
 			if (IS_ERR(srq))
 				return PTR_ERR(srq);
@@ -107,7 +107,7 @@ static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 		}
 		if (!deps->ind_tbl &&
 		    cmd->recv_cq_handle != cmd->send_cq_handle) {
-			cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ,
+			cq = uobj_get_obj_read(cq, OVB_OBJECT_CQ,
 					       cmd->recv_cq_handle, attrs);
 			if (IS_ERR(cq))
 				return PTR_ERR(cq);
@@ -116,7 +116,7 @@ static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 	}
 
 	if (has_sq) {
-		cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ,
+		cq = uobj_get_obj_read(cq, OVB_OBJECT_CQ,
 				       cmd->send_cq_handle, attrs);
 		if (IS_ERR(cq))
 			return PTR_ERR(cq);
@@ -125,7 +125,7 @@ static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 	if (!deps->ind_tbl && cmd->qp_type != IB_QPT_XRC_INI && !deps->rcq)
 		deps->rcq = deps->scq;
 
-	deps->pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle,
+	deps->pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd->pd_handle,
 				     attrs);
 	if (IS_ERR(deps->pd)) {
 		int ret = PTR_ERR(deps->pd);
@@ -145,7 +145,7 @@ static int uverbs_qp_get_deps(struct ovb_ex_create_qp_req *cmd,
 	if (cmd->comp_mask & OVB_CREATE_QP_MASK_IND_TABLE) {
 		struct ib_rwq_ind_table *tbl;
 
-		tbl = uobj_get_obj_read(rwq_ind_table, UVERBS_OBJECT_RWQ_IND_TBL,
+		tbl = uobj_get_obj_read(rwq_ind_table, OVB_OBJECT_RWQ_IND_TBL,
 					cmd->rwq_ind_tbl_handle, attrs);
 		if (IS_ERR(tbl))
 			return PTR_ERR(tbl);
@@ -270,7 +270,7 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	if (ret)
 		return ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_QP, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_QP, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	uqp = container_of(uobj, struct ib_uqp_object, uevent.uobject);
@@ -373,7 +373,7 @@ static int uverbs_open_qp(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_QP, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_QP, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	uqp = container_of(uobj, struct ib_uqp_object, uevent.uobject);
@@ -491,7 +491,7 @@ static int uverbs_query_qp(struct uverbs_attr_bundle *attrs)
 		goto out;
 	}
 
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
+	qp = uobj_get_obj_read(qp, OVB_OBJECT_QP, cmd.qp_handle, attrs);
 	if (IS_ERR(qp)) {
 		ret = PTR_ERR(qp);
 		goto out;
@@ -665,7 +665,7 @@ static int uverbs_modify_qp_common(struct uverbs_attr_bundle *attrs,
 	if (!attr)
 		return -ENOMEM;
 
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd->base.qp_handle,
+	qp = uobj_get_obj_read(qp, OVB_OBJECT_QP, cmd->base.qp_handle,
 			       attrs);
 	if (IS_ERR(qp)) {
 		ret = PTR_ERR(qp);
@@ -732,7 +732,7 @@ static int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_get_destroy(UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
+	uobj = uobj_get_destroy(OVB_OBJECT_QP, cmd.qp_handle, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	uqp = container_of(uobj, struct ib_uqp_object, uevent.uobject);

@@ -52,7 +52,7 @@ static int uverbs_get_wqs(struct uverbs_attr_bundle *attrs,
 		goto out;
 	}
 	for (; got < n; got++) {
-		struct ib_wq *wq = uobj_get_obj_read(wq, UVERBS_OBJECT_WQ,
+		struct ib_wq *wq = uobj_get_obj_read(wq, OVB_OBJECT_WQ,
 						     handles[got], attrs);
 
 		if (IS_ERR(wq)) {
@@ -97,7 +97,7 @@ static int uverbs_ex_create_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_RWQ_IND_TBL, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_RWQ_IND_TBL, attrs, &ibdev);
 	if (IS_ERR(uobj)) {
 		ret = PTR_ERR(uobj);
 		goto err_wqs;
@@ -151,7 +151,7 @@ static int uverbs_ex_destroy_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
 		return ret;
 	if (cmd.comp_mask)
 		return -EOPNOTSUPP;
-	return uobj_perform_destroy(UVERBS_OBJECT_RWQ_IND_TBL,
+	return uobj_perform_destroy(OVB_OBJECT_RWQ_IND_TBL,
 				    cmd.ind_tbl_handle, attrs);
 }
 
@@ -203,18 +203,18 @@ const struct uverbs_write_cmd uverbs_rwq_ind_tbl_cmds[] = {
 	{ }
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
-						    UVERBS_OBJECT_RWQ_IND_TBL,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_RWQ_IND_TBL_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
+						    OVB_OBJECT_RWQ_IND_TBL,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_RWQ_IND_TBL,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_RWQ_IND_TBL,
 			    uverbs_rwq_ind_tbl_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_RWQ_IND_TBL_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_RWQ_IND_TBL_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_rwq_ind_tbl[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_RWQ_IND_TBL,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_RWQ_IND_TBL,
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_rwq_ind_table)),
 	{ }
 };

@@ -14,7 +14,7 @@
 static struct ib_srq *uverbs_srq_get(u32 handle,
 				     struct uverbs_attr_bundle *attrs)
 {
-	return uobj_get_obj_read(srq, UVERBS_OBJECT_SRQ, handle, attrs);
+	return uobj_get_obj_read(srq, OVB_OBJECT_SRQ, handle, attrs);
 }
 
 static void uverbs_srq_put(struct ib_srq *srq)
@@ -58,7 +58,7 @@ static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 	if (cmd->srq_type == IB_SRQT_XRC) {
 		struct ib_uobject *uobj;
 
-		uobj = uobj_get_read(UVERBS_OBJECT_XRCD, cmd->xrcd_handle,
+		uobj = uobj_get_read(OVB_OBJECT_XRCD, cmd->xrcd_handle,
 				     attrs);
 		if (IS_ERR(uobj))
 			return -EINVAL;
@@ -72,7 +72,7 @@ static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 	}
 
 	if (ib_srq_has_cq(cmd->srq_type)) {
-		cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, cmd->cq_handle,
+		cq = uobj_get_obj_read(cq, OVB_OBJECT_CQ, cmd->cq_handle,
 				       attrs);
 		if (IS_ERR(cq))
 			return PTR_ERR(cq);
@@ -80,7 +80,7 @@ static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 		init->ext.cq = cq;
 	}
 
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd->pd_handle, attrs);
 	if (IS_ERR(pd))
 		return PTR_ERR(pd);
 	deps->pd = pd;
@@ -129,7 +129,7 @@ static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
 	struct ib_srq *srq;
 	int ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_SRQ, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_SRQ, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	usrq = container_of(uobj, struct ib_usrq_object, uevent.uobject);
@@ -262,7 +262,7 @@ static int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_get_destroy(UVERBS_OBJECT_SRQ, cmd.srq_handle, attrs);
+	uobj = uobj_get_destroy(OVB_OBJECT_SRQ, cmd.srq_handle, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 
@@ -336,21 +336,21 @@ static int uverbs_srq_type_deps(struct uverbs_attr_bundle *attrs,
 {
 	if (ib_srq_has_cq(init->srq_type)) {
 		init->ext.cq = uverbs_attr_get_obj(attrs,
-						   UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE);
+						   OVB_ATTR_CREATE_SRQ_CQ_HANDLE);
 		if (IS_ERR(init->ext.cq))
 			return PTR_ERR(init->ext.cq);
 	}
 	switch (init->srq_type) {
 	case IB_SRQT_XRC:
 		*xrcd_uobj = uverbs_attr_get_uobject(attrs,
-						     UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE);
+						     OVB_ATTR_CREATE_SRQ_XRCD_HANDLE);
 		if (IS_ERR(*xrcd_uobj))
 			return PTR_ERR(*xrcd_uobj);
 		init->ext.xrc.xrcd = (*xrcd_uobj)->object;
 		return init->ext.xrc.xrcd ? 0 : -EINVAL;
 	case IB_SRQT_TM:
 		return uverbs_copy_from(&init->ext.tag_matching.max_num_tags,
-					attrs, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS);
+					attrs, OVB_ATTR_CREATE_SRQ_MAX_NUM_TAGS);
 	case IB_SRQT_BASIC:
 		return 0;
 	default:
@@ -358,33 +358,33 @@ static int uverbs_srq_type_deps(struct uverbs_attr_bundle *attrs,
 	}
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_CREATE_SRQ_HANDLE);
 	struct ib_usrq_object *usrq =
 		container_of(uobj, struct ib_usrq_object, uevent.uobject);
 	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
-					       UVERBS_ATTR_CREATE_SRQ_PD_HANDLE);
+					       OVB_ATTR_CREATE_SRQ_PD_HANDLE);
 	struct ib_uobject *xrcd_uobj = NULL;
 	struct ib_srq_init_attr init = {};
 	struct ib_srq *srq;
 	int ret;
 
 	ret = uverbs_copy_from(&init.attr.max_sge, attrs,
-			       UVERBS_ATTR_CREATE_SRQ_MAX_SGE);
+			       OVB_ATTR_CREATE_SRQ_MAX_SGE);
 	if (!ret)
 		ret = uverbs_copy_from(&init.attr.max_wr, attrs,
-				       UVERBS_ATTR_CREATE_SRQ_MAX_WR);
+				       OVB_ATTR_CREATE_SRQ_MAX_WR);
 	if (!ret)
 		ret = uverbs_copy_from(&init.attr.srq_limit, attrs,
-				       UVERBS_ATTR_CREATE_SRQ_LIMIT);
+				       OVB_ATTR_CREATE_SRQ_LIMIT);
 	if (!ret)
 		ret = uverbs_copy_from(&uobj->user_handle, attrs,
-				       UVERBS_ATTR_CREATE_SRQ_USER_HANDLE);
+				       OVB_ATTR_CREATE_SRQ_USER_HANDLE);
 	if (!ret)
 		ret = uverbs_get_const(&init.srq_type, attrs,
-				       UVERBS_ATTR_CREATE_SRQ_TYPE);
+				       OVB_ATTR_CREATE_SRQ_TYPE);
 	if (!ret)
 		ret = uverbs_srq_type_deps(attrs, &init, &xrcd_uobj);
 	if (ret)
@@ -398,107 +398,107 @@ static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *a
 
 	srq = uverbs_srq_create_hw(usrq, pd, &init, attrs,
 				   uverbs_async_event_attr(attrs,
-							   UVERBS_ATTR_CREATE_SRQ_EVENT_FD));
+							   OVB_ATTR_CREATE_SRQ_EVENT_FD));
 	if (IS_ERR(srq)) {
 		if (usrq->uxrcd)
 			atomic_dec(&usrq->uxrcd->refcnt);
 		return PTR_ERR(srq);
 	}
-	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+	uverbs_finalize_uobj_create(attrs, OVB_ATTR_CREATE_SRQ_HANDLE);
 
 	/* The driver may have rounded the sizes up. */
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+	ret = uverbs_copy_to(attrs, OVB_ATTR_CREATE_SRQ_RESP_MAX_WR,
 			     &init.attr.max_wr, sizeof(init.attr.max_wr));
 	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+		ret = uverbs_copy_to(attrs, OVB_ATTR_CREATE_SRQ_RESP_MAX_SGE,
 				     &init.attr.max_sge, sizeof(init.attr.max_sge));
 	if (!ret && init.srq_type == IB_SRQT_XRC)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+		ret = uverbs_copy_to(attrs, OVB_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 				     &srq->ext.xrc.srq_num,
 				     sizeof(srq->ext.xrc.srq_num));
 	return ret;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_CREATE,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_HANDLE,
-					    UVERBS_OBJECT_SRQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_SRQ_CREATE,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_SRQ_HANDLE,
+					    OVB_OBJECT_SRQ,
 					    UVERBS_ACCESS_NEW,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE,
-					    UVERBS_OBJECT_PD,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_SRQ_PD_HANDLE,
+					    OVB_OBJECT_PD,
 					    UVERBS_ACCESS_READ,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_CREATE_SRQ_TYPE,
-						 enum ib_uverbs_srq_type,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_CREATE_SRQ_TYPE,
+						 enum ovb_srq_type,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_USER_HANDLE,
 					       UVERBS_ATTR_TYPE(u64),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_WR,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_MAX_WR,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_MAX_SGE,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_LIMIT,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_LIMIT,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE,
-					    UVERBS_OBJECT_XRCD,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_SRQ_XRCD_HANDLE,
+					    OVB_OBJECT_XRCD,
 					    UVERBS_ACCESS_READ,
 					    UA_OPTIONAL),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE,
-					    UVERBS_OBJECT_CQ,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_SRQ_CQ_HANDLE,
+					    OVB_OBJECT_CQ,
 					    UVERBS_ACCESS_READ,
 					    UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_OPTIONAL),
-			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_SRQ_EVENT_FD,
-					   UVERBS_OBJECT_ASYNC_EVENT,
+			    UVERBS_ATTR_FD(OVB_ATTR_CREATE_SRQ_EVENT_FD,
+					   OVB_OBJECT_ASYNC_EVENT,
 					   UVERBS_ACCESS_READ,
 					   UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_SRQ_RESP_MAX_WR,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_SRQ_RESP_MAX_SGE,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 						UVERBS_ATTR_TYPE(u32),
 						UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
 /* The object is gone already; its event counters are still readable. */
-static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_SRQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_DESTROY_SRQ_HANDLE);
 	struct ib_usrq_object *usrq =
 		container_of(uobj, struct ib_usrq_object, uevent.uobject);
 	struct ovb_destroy_srq_resp resp = {
 		.events_reported = usrq->uevent.events_reported,
 	};
 
-	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp,
+	return uverbs_copy_to(attrs, OVB_ATTR_DESTROY_SRQ_RESP, &resp,
 			      sizeof(resp));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_DESTROY,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_SRQ_HANDLE,
-					    UVERBS_OBJECT_SRQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_SRQ_DESTROY,
+			    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_SRQ_HANDLE,
+					    OVB_OBJECT_SRQ,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_SRQ_RESP,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_DESTROY_SRQ_RESP,
 						UVERBS_ATTR_TYPE(struct ovb_destroy_srq_resp),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_SRQ, uverbs_srq_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_CREATE),
-			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_DESTROY));
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_SRQ, uverbs_srq_type.type,
+			    &UVERBS_METHOD(OVB_METHOD_SRQ_CREATE),
+			    &UVERBS_METHOD(OVB_METHOD_SRQ_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_srq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_SRQ,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_SRQ,
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_srq)),
 	{ }
 };

@@ -32,6 +32,7 @@
  */
 #include <rdma/ib_user_verbs.h>
 #include <openverbs/uverbs-abi.h>
+#include <openverbs/ioctl-abi.h>
 #include <rdma/uverbs_std_types.h>
 #include <rdma/uverbs_ioctl.h>
 
@@ -472,10 +473,10 @@ static inline void uverbs_init_udata(struct ib_udata *udata,
  */
 static inline u32 uverbs_port_cap_flags(const struct ib_port_attr *attr)
 {
-	u32 flags = attr->port_cap_flags & ~(u32)IB_UVERBS_PCF_IP_BASED_GIDS;
+	u32 flags = attr->port_cap_flags & ~(u32)OVB_PCF_IP_BASED_GIDS;
 
 	if (attr->ip_gids)
-		flags |= IB_UVERBS_PCF_IP_BASED_GIDS;
+		flags |= OVB_PCF_IP_BASED_GIDS;
 	return flags;
 }
 

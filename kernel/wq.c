@@ -61,18 +61,18 @@ static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
 	if (cmd.comp_mask)
 		return -EOPNOTSUPP;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_WQ, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_WQ, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	uwq = container_of(uobj, struct ib_uwq_object, uevent.uobject);
 	uobj->user_handle = cmd.user_handle;
 
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd.pd_handle, attrs);
 	if (IS_ERR(pd)) {
 		ret = PTR_ERR(pd);
 		goto err_uobj;
 	}
-	cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, cmd.cq_handle, attrs);
+	cq = uobj_get_obj_read(cq, OVB_OBJECT_CQ, cmd.cq_handle, attrs);
 	if (IS_ERR(cq)) {
 		ret = PTR_ERR(cq);
 		goto err_pd;
@@ -126,7 +126,7 @@ static int uverbs_ex_destroy_wq(struct uverbs_attr_bundle *attrs)
 		return -EOPNOTSUPP;
 
 	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
-	uobj = uobj_get_destroy(UVERBS_OBJECT_WQ, cmd.wq_handle, attrs);
+	uobj = uobj_get_destroy(OVB_OBJECT_WQ, cmd.wq_handle, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 
@@ -182,7 +182,7 @@ static int uverbs_ex_modify_wq(struct uverbs_attr_bundle *attrs)
 	    cmd.attr_mask > (IB_WQ_STATE | IB_WQ_CUR_STATE | IB_WQ_FLAGS))
 		return -EINVAL;
 
-	wq = uobj_get_obj_read(wq, UVERBS_OBJECT_WQ, cmd.wq_handle, attrs);
+	wq = uobj_get_obj_read(wq, OVB_OBJECT_WQ, cmd.wq_handle, attrs);
 	if (IS_ERR(wq))
 		return PTR_ERR(wq);
 
@@ -238,38 +238,38 @@ const struct uverbs_write_cmd uverbs_wq_cmds[] = {
 
 /* ---------------------------------------------------- the ioctl methods */
 
-static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_WQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_CREATE_WQ_HANDLE);
 	struct ib_uwq_object *uwq =
 		container_of(uobj, struct ib_uwq_object, uevent.uobject);
 	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
-					       UVERBS_ATTR_CREATE_WQ_PD_HANDLE);
+					       OVB_ATTR_CREATE_WQ_PD_HANDLE);
 	struct ib_cq *cq = uverbs_attr_get_obj(attrs,
-					       UVERBS_ATTR_CREATE_WQ_CQ_HANDLE);
+					       OVB_ATTR_CREATE_WQ_CQ_HANDLE);
 	struct ib_wq_init_attr init = {};
 	struct ib_wq *wq;
 	int ret;
 
 	ret = uverbs_get_flags32(&init.create_flags, attrs,
-				 UVERBS_ATTR_CREATE_WQ_FLAGS,
-				 IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING |
-				 IB_UVERBS_WQ_FLAGS_SCATTER_FCS |
-				 IB_UVERBS_WQ_FLAGS_DELAY_DROP |
-				 IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING);
+				 OVB_ATTR_CREATE_WQ_FLAGS,
+				 OVB_WQ_FLAGS_CVLAN_STRIPPING |
+				 OVB_WQ_FLAGS_SCATTER_FCS |
+				 OVB_WQ_FLAGS_DELAY_DROP |
+				 OVB_WQ_FLAGS_PCI_WRITE_END_PADDING);
 	if (!ret)
 		ret = uverbs_copy_from(&init.max_sge, attrs,
-				       UVERBS_ATTR_CREATE_WQ_MAX_SGE);
+				       OVB_ATTR_CREATE_WQ_MAX_SGE);
 	if (!ret)
 		ret = uverbs_copy_from(&init.max_wr, attrs,
-				       UVERBS_ATTR_CREATE_WQ_MAX_WR);
+				       OVB_ATTR_CREATE_WQ_MAX_WR);
 	if (!ret)
 		ret = uverbs_copy_from(&uobj->user_handle, attrs,
-				       UVERBS_ATTR_CREATE_WQ_USER_HANDLE);
+				       OVB_ATTR_CREATE_WQ_USER_HANDLE);
 	if (!ret)
 		ret = uverbs_get_const(&init.wq_type, attrs,
-				       UVERBS_ATTR_CREATE_WQ_TYPE);
+				       OVB_ATTR_CREATE_WQ_TYPE);
 	if (ret)
 		return ret;
 	if (init.wq_type != IB_WQT_RQ)
@@ -280,93 +280,93 @@ static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *at
 
 	wq = uverbs_wq_create_hw(uwq, pd, cq, &init, attrs,
 				 uverbs_async_event_attr(attrs,
-							 UVERBS_ATTR_CREATE_WQ_EVENT_FD));
+							 OVB_ATTR_CREATE_WQ_EVENT_FD));
 	if (IS_ERR(wq))
 		return PTR_ERR(wq);
-	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_WQ_HANDLE);
+	uverbs_finalize_uobj_create(attrs, OVB_ATTR_CREATE_WQ_HANDLE);
 
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
+	ret = uverbs_copy_to(attrs, OVB_ATTR_CREATE_WQ_RESP_MAX_WR,
 			     &init.max_wr, sizeof(init.max_wr));
 	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,
+		ret = uverbs_copy_to(attrs, OVB_ATTR_CREATE_WQ_RESP_MAX_SGE,
 				     &init.max_sge, sizeof(init.max_sge));
 	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM,
+		ret = uverbs_copy_to(attrs, OVB_ATTR_CREATE_WQ_RESP_WQ_NUM,
 				     &wq->wq_num, sizeof(wq->wq_num));
 	return ret;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_CREATE,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_HANDLE,
-					    UVERBS_OBJECT_WQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_WQ_CREATE,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_WQ_HANDLE,
+					    OVB_OBJECT_WQ,
 					    UVERBS_ACCESS_NEW,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_PD_HANDLE,
-					    UVERBS_OBJECT_PD,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_WQ_PD_HANDLE,
+					    OVB_OBJECT_PD,
 					    UVERBS_ACCESS_READ,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_CREATE_WQ_TYPE,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_CREATE_WQ_TYPE,
 						 enum ib_wq_type,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_USER_HANDLE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_WQ_USER_HANDLE,
 					       UVERBS_ATTR_TYPE(u64),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_MAX_WR,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_WQ_MAX_WR,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_MAX_SGE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_WQ_MAX_SGE,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_CREATE_WQ_FLAGS,
-						 enum ib_uverbs_wq_flags,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_CREATE_WQ_FLAGS,
+						 enum ovb_wq_flags,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_CQ_HANDLE,
-					    UVERBS_OBJECT_CQ,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_WQ_CQ_HANDLE,
+					    OVB_OBJECT_CQ,
 					    UVERBS_ACCESS_READ,
 					    UA_OPTIONAL),
-			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_WQ_EVENT_FD,
-					   UVERBS_OBJECT_ASYNC_EVENT,
+			    UVERBS_ATTR_FD(OVB_ATTR_CREATE_WQ_EVENT_FD,
+					   OVB_OBJECT_ASYNC_EVENT,
 					   UVERBS_ACCESS_READ,
 					   UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_WQ_RESP_MAX_WR,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_WQ_RESP_MAX_SGE,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_WQ_RESP_WQ_NUM,
 						UVERBS_ATTR_TYPE(u32),
 						UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
 /* The object is gone already; its event counters are still readable. */
-static int UVERBS_HANDLER(UVERBS_METHOD_WQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_WQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_WQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_DESTROY_WQ_HANDLE);
 	struct ib_uwq_object *uwq =
 		container_of(uobj, struct ib_uwq_object, uevent.uobject);
 	u32 resp = uwq->uevent.events_reported;
 
-	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_WQ_RESP, &resp,
+	return uverbs_copy_to(attrs, OVB_ATTR_DESTROY_WQ_RESP, &resp,
 			      sizeof(resp));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_DESTROY,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_WQ_HANDLE,
-					    UVERBS_OBJECT_WQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_WQ_DESTROY,
+			    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_WQ_HANDLE,
+					    OVB_OBJECT_WQ,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_WQ_RESP,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_DESTROY_WQ_RESP,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_WQ, uverbs_wq_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_WQ_CREATE),
-			    &UVERBS_METHOD(UVERBS_METHOD_WQ_DESTROY));
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_WQ, uverbs_wq_type.type,
+			    &UVERBS_METHOD(OVB_METHOD_WQ_CREATE),
+			    &UVERBS_METHOD(OVB_METHOD_WQ_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_wq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_WQ,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_WQ,
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_wq)),
 	{ }
 };

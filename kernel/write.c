@@ -211,9 +211,9 @@ int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
  */
 int uverbs_response_written(struct uverbs_attr_bundle *attrs)
 {
-	if (!uverbs_attr_is_valid(attrs, UVERBS_ATTR_CORE_OUT))
+	if (!uverbs_attr_is_valid(attrs, OVB_ATTR_CORE_OUT))
 		return 0;
-	return uverbs_output_written(attrs, UVERBS_ATTR_CORE_OUT);
+	return uverbs_output_written(attrs, OVB_ATTR_CORE_OUT);
 }
 
 /* For _ex responses: how many bytes of the response the kernel filled. */
@@ -273,21 +273,21 @@ struct ib_udata *uverbs_get_cleared_udata(struct uverbs_attr_bundle *attrs)
  * INVOKE_WRITE: a write() command carried by ioctl.  rdma-core sends every
  * write command this way once the kernel answers this method.
  */
-static int UVERBS_HANDLER(UVERBS_METHOD_INVOKE_WRITE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_INVOKE_WRITE)(struct uverbs_attr_bundle *attrs)
 {
 	const struct uverbs_api_write_method *method;
 	u32 command;
 	int ret;
 
-	ret = uverbs_get_const(&command, attrs, UVERBS_ATTR_WRITE_CMD);
+	ret = uverbs_get_const(&command, attrs, OVB_ATTR_WRITE_CMD);
 	if (ret)
 		return ret;
 	method = uverbs_find_write_method(attrs->ufile->device->uapi, command);
 	if (IS_ERR(method))
 		return PTR_ERR(method);
 
-	uverbs_fill_udata(attrs, &attrs->ucore, UVERBS_ATTR_CORE_IN,
-			  UVERBS_ATTR_CORE_OUT);
+	uverbs_fill_udata(attrs, &attrs->ucore, OVB_ATTR_CORE_IN,
+			  OVB_ATTR_CORE_OUT);
 	if (attrs->ucore.inlen < method->req_size ||
 	    attrs->ucore.outlen < method->resp_size)
 		return -ENOSPC;
@@ -299,19 +299,19 @@ static int UVERBS_HANDLER(UVERBS_METHOD_INVOKE_WRITE)(struct uverbs_attr_bundle 
 	return ret;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_INVOKE_WRITE,
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_WRITE_CMD, enum ib_uverbs_write_cmds,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_INVOKE_WRITE,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_WRITE_CMD, enum ovb_write_cmd,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CORE_IN,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CORE_IN,
 					       UVERBS_ATTR_MIN_SIZE(sizeof(u32)), UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_MIN_SIZE(0),
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CORE_OUT, UVERBS_ATTR_MIN_SIZE(0),
 						UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
-DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DEVICE,
-			      &UVERBS_METHOD(UVERBS_METHOD_INVOKE_WRITE));
+DECLARE_UVERBS_GLOBAL_METHODS(OVB_OBJECT_DEVICE,
+			      &UVERBS_METHOD(OVB_METHOD_INVOKE_WRITE));
 
 const struct uapi_definition uverbs_def_device_write[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_DEVICE),
 	{ }
 };

@@ -137,7 +137,7 @@ static int uverbs_open_xrcd(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		goto out_unlock;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_XRCD, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_XRCD, attrs, &ibdev);
 	if (IS_ERR(uobj)) {
 		ret = PTR_ERR(uobj);
 		goto out_unlock;
@@ -189,7 +189,7 @@ static int uverbs_close_xrcd(struct uverbs_attr_bundle *attrs)
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-	return uobj_perform_destroy(UVERBS_OBJECT_XRCD, cmd.xrcd_handle, attrs);
+	return uobj_perform_destroy(OVB_OBJECT_XRCD, cmd.xrcd_handle, attrs);
 }
 
 /*
@@ -256,18 +256,18 @@ const struct uverbs_write_cmd uverbs_xrcd_cmds[] = {
 	{ }
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_XRCD_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_XRCD_HANDLE,
-						    UVERBS_OBJECT_XRCD,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_XRCD_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_XRCD_HANDLE,
+						    OVB_OBJECT_XRCD,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_XRCD,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_XRCD,
 			    uverbs_xrcd_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_XRCD_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_XRCD_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_xrcd[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_XRCD,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_XRCD,
 				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_xrcd)),
 	{ }
 };
