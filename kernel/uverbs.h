@@ -27,8 +27,10 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_umem.h>
 /*
- * The write() ABI is decoded with our own uapi/ names; the kernel's header
- * stays for the types ib_core's exported prototypes use (ib_marshall.h).
+ * Both ABIs, write() and ioctl(), are spelled with our own uapi/ names; the
+ * kernel's header stays for the types ib_core's exported prototypes use
+ * (ib_marshall.h).  See Documentation/uapi.md for the other places upstream
+ * names stay: the uverbs_ioctl.h framework and ib_core's own types.
  */
 #include <rdma/ib_user_verbs.h>
 #include <openverbs/uverbs-abi.h>

@@ -2,10 +2,9 @@
 //
 // Every ioctl method the library sends, as data: the argument struct a
 // caller fills and the attribute table encode() walks, in the order
-// rdma-core 44 sends them (so the kernel sees the same calls).  Ids are the
-// kernel's uapi (<rdma/ib_user_ioctl_cmds.h>); structs the kernel reads or
-// writes are its ioctl uapi types (<rdma/ib_user_ioctl_verbs.h>) or ours
-// (uapi/openverbs/uverbs-abi.h).
+// rdma-core 44 sends them (so the kernel sees the same calls).  Ids and the
+// structs the kernel reads or writes are the uapi's (uapi/openverbs/
+// ioctl-abi.h and uverbs-abi.h).
 #pragma once
 
 #include <cstddef>
@@ -26,7 +25,7 @@ inline constexpr uint16_t M = OVB_ATTR_F_MANDATORY;
 	Attr{id, Kind::kind, flags, offsetof(S, member), sizeof(S::member),     \
 	     offsetof(S, cond)}
 #define OVB_METHOD(obj, meth, bit, table)                                       \
-	Method{OVB_OBJECT_##obj, OVB_METHOD_##meth, bit, table, #meth,     \
+	Method{OVB_OBJECT_##obj, OVB_METHOD_##meth, bit, table, #meth,          \
 	       creates(table)}
 
 // ------------------------------------------------------------- device
