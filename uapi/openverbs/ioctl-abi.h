@@ -30,7 +30,8 @@
 /* The ioctl type byte RDMA shares (ib_umad and hfi1 number theirs too). */
 #define OVB_IOCTL_MAGIC			0x1b
 /* The one uverbs ioctl: every method of every object goes through it. */
-#define OVB_VERBS_IOCTL			_IOWR(OVB_IOCTL_MAGIC, 1, struct ovb_ioctl_hdr)
+#define OVB_VERBS_IOCTL	\
+	_IOWR(OVB_IOCTL_MAGIC, 1, struct ovb_ioctl_hdr)
 
 /*
  * ovb_ioctl_attr.flags.  VALID_OUTPUT is the kernel's answer: it wrote
@@ -52,7 +53,7 @@ struct ovb_ioctl_attr {
 	__u16 flags;			/* OVB_ATTR_F_* */
 	union {
 		struct {
-			__u8 elem_id;	/* the chosen element of an enum attribute */
+			__u8 elem_id;	/* the element an enum attr chose */
 			__u8 reserved;
 		} enum_data;
 		__u16 reserved;
@@ -608,7 +609,7 @@ enum ovb_flow_action_esp_keymat_aes_gcm_iv_algo {
 
 struct ovb_flow_action_esp_keymat_aes_gcm {
 	__aligned_u64 iv;
-	__u32 iv_algo;			/* enum ovb_flow_action_esp_keymat_aes_gcm_iv_algo */
+	__u32 iv_algo;			/* OVB_FLOW_ACTION_IV_ALGO_* */
 	__u32 salt;
 	__u32 icv_len;
 	__u32 key_len;
@@ -638,7 +639,7 @@ enum ovb_flow_action_esp_flags {
 /* A chain of headers to encapsulate in, each a flow filter of type type. */
 struct ovb_flow_action_esp_encap {
 	__aligned_u64 val_ptr;		/* the filter, len bytes */
-	__aligned_u64 next_ptr;		/* the next struct ovb_flow_action_esp_encap */
+	__aligned_u64 next_ptr;		/* the next encap, or 0 */
 	__u16 len;
 	__u16 type;
 };

@@ -8,11 +8,12 @@
  * <rdma/ib_user_ioctl_verbs.h> (the ioctl() ABI) side by side (which by
  * itself proves that the two sets of names do not clash) and compares them
  * with a table: one group per upstream struct or union, one line per member,
- * one ENUM() per named enum and one K() per constant.  Every check is a static assertion, so a wrong
- * layout does not build; the same numbers are also compared at run time
- * and printed as TAP, one line per group and per constant, so that a run
- * shows what was proved.  Build with -DOVB_LAYOUT_RUNTIME_ONLY to turn the
- * static assertions off and get every difference listed in one run.
+ * one ENUM() per named enum and one K() per constant.  Every check is a
+ * static assertion, so a wrong layout does not build; the same numbers are
+ * also compared at run time and printed as TAP, one line per group, per
+ * enum and per constant, so that a run shows what was proved.  Build with
+ * -DOVB_LAYOUT_RUNTIME_ONLY to turn the static assertions off and get every
+ * difference listed in one run.
  *
  * Builds as C (gnu11) and as C++20, 64-bit and -m32; it must pass in each.
  * uapi/tests/abi_coverage.py checks that the table leaves no upstream type,
@@ -79,7 +80,8 @@
 
 #ifdef __cplusplus
 #define SAME_TYPE(a, b)		__is_same(a, b)
-#define SIGNED_ENUM(t)		std::is_signed<std::underlying_type<t>::type>::value
+#define SIGNED_ENUM(t)		\
+	std::is_signed<std::underlying_type<t>::type>::value
 #define ALIGN_OF(t)		alignof(t)
 #define STATIC_CHECK(c, msg)	static_assert(c, msg)
 #else
@@ -267,9 +269,9 @@ static void enum_type(const char *ours, const char *theirs, size_t o_size,
 #define ENUM(ours, theirs)						\
 	STATIC_CHECK(sizeof(enum ours) == sizeof(enum theirs),		\
 		     "enum " #ours ": size");				\
-	STATIC_CHECK(SIGNED_ENUM(enum ours) == SIGNED_ENUM(enum theirs),	\
+	STATIC_CHECK(SIGNED_ENUM(enum ours) == SIGNED_ENUM(enum theirs), \
 		     "enum " #ours ": signedness");			\
-	enum_type(#ours, #theirs, sizeof(enum ours), sizeof(enum theirs),	\
+	enum_type(#ours, #theirs, sizeof(enum ours), sizeof(enum theirs), \
 		  SIGNED_ENUM(enum ours), SIGNED_ENUM(enum theirs))
 
 #define NOT_UVERBS(theirs)	((void)sizeof(theirs))
@@ -1147,56 +1149,83 @@ static void enums(void)
 	ENUM(ovb_raw_packet_caps, ib_uverbs_raw_packet_caps);
 	ENUM(ovb_default_objects, uverbs_default_objects);
 	ENUM(ovb_methods_device, uverbs_methods_device);
-	ENUM(ovb_attrs_invoke_write_cmd_attr_ids, uverbs_attrs_invoke_write_cmd_attr_ids);
+	ENUM(ovb_attrs_invoke_write_cmd_attr_ids,
+	     uverbs_attrs_invoke_write_cmd_attr_ids);
 	ENUM(ovb_attrs_info_handles_id, uverbs_attrs_info_handles_id);
-	ENUM(ovb_attrs_query_port_cmd_attr_ids, uverbs_attrs_query_port_cmd_attr_ids);
+	ENUM(ovb_attrs_query_port_cmd_attr_ids,
+	     uverbs_attrs_query_port_cmd_attr_ids);
 	ENUM(ovb_attrs_get_context_attr_ids, uverbs_attrs_get_context_attr_ids);
-	ENUM(ovb_attrs_query_context_attr_ids, uverbs_attrs_query_context_attr_ids);
-	ENUM(ovb_attrs_query_gid_table_cmd_attr_ids, uverbs_attrs_query_gid_table_cmd_attr_ids);
-	ENUM(ovb_attrs_query_gid_entry_cmd_attr_ids, uverbs_attrs_query_gid_entry_cmd_attr_ids);
+	ENUM(ovb_attrs_query_context_attr_ids,
+	     uverbs_attrs_query_context_attr_ids);
+	ENUM(ovb_attrs_query_gid_table_cmd_attr_ids,
+	     uverbs_attrs_query_gid_table_cmd_attr_ids);
+	ENUM(ovb_attrs_query_gid_entry_cmd_attr_ids,
+	     uverbs_attrs_query_gid_entry_cmd_attr_ids);
 	ENUM(ovb_method_async_event, uverbs_method_async_event);
 	ENUM(ovb_attrs_async_event_create, uverbs_attrs_async_event_create);
 	ENUM(ovb_methods_pd, uverbs_methods_pd);
 	ENUM(ovb_attrs_pd_destroy_ids, uverbs_attrs_pd_destroy_ids);
 	ENUM(ovb_methods_cq, uverbs_methods_cq);
-	ENUM(ovb_attrs_create_cq_cmd_attr_ids, uverbs_attrs_create_cq_cmd_attr_ids);
-	ENUM(ovb_attrs_destroy_cq_cmd_attr_ids, uverbs_attrs_destroy_cq_cmd_attr_ids);
+	ENUM(ovb_attrs_create_cq_cmd_attr_ids,
+	     uverbs_attrs_create_cq_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_cq_cmd_attr_ids,
+	     uverbs_attrs_destroy_cq_cmd_attr_ids);
 	ENUM(ovb_methods_qp, uverbs_methods_qp);
-	ENUM(ovb_attrs_create_qp_cmd_attr_ids, uverbs_attrs_create_qp_cmd_attr_ids);
-	ENUM(ovb_attrs_destroy_qp_cmd_attr_ids, uverbs_attrs_destroy_qp_cmd_attr_ids);
+	ENUM(ovb_attrs_create_qp_cmd_attr_ids,
+	     uverbs_attrs_create_qp_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_qp_cmd_attr_ids,
+	     uverbs_attrs_destroy_qp_cmd_attr_ids);
 	ENUM(ovb_methods_srq, uverbs_methods_srq);
-	ENUM(ovb_attrs_create_srq_cmd_attr_ids, uverbs_attrs_create_srq_cmd_attr_ids);
-	ENUM(ovb_attrs_destroy_srq_cmd_attr_ids, uverbs_attrs_destroy_srq_cmd_attr_ids);
+	ENUM(ovb_attrs_create_srq_cmd_attr_ids,
+	     uverbs_attrs_create_srq_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_srq_cmd_attr_ids,
+	     uverbs_attrs_destroy_srq_cmd_attr_ids);
 	ENUM(ovb_methods_wq, uverbs_methods_wq);
-	ENUM(ovb_attrs_create_wq_cmd_attr_ids, uverbs_attrs_create_wq_cmd_attr_ids);
-	ENUM(ovb_attrs_destroy_wq_cmd_attr_ids, uverbs_attrs_destroy_wq_cmd_attr_ids);
+	ENUM(ovb_attrs_create_wq_cmd_attr_ids,
+	     uverbs_attrs_create_wq_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_wq_cmd_attr_ids,
+	     uverbs_attrs_destroy_wq_cmd_attr_ids);
 	ENUM(ovb_methods_rwq_ind_tbl, uverbs_methods_rwq_ind_tbl);
-	ENUM(ovb_attrs_rwq_ind_tbl_destroy_ids, uverbs_attrs_rwq_ind_tbl_destroy_ids);
+	ENUM(ovb_attrs_rwq_ind_tbl_destroy_ids,
+	     uverbs_attrs_rwq_ind_tbl_destroy_ids);
 	ENUM(ovb_methods_ah, uverbs_methods_ah);
 	ENUM(ovb_attrs_ah_destroy_ids, uverbs_attrs_ah_destroy_ids);
 	ENUM(ovb_methods_mr, uverbs_methods_mr);
-	ENUM(ovb_attrs_reg_dm_mr_cmd_attr_ids, uverbs_attrs_reg_dm_mr_cmd_attr_ids);
+	ENUM(ovb_attrs_reg_dm_mr_cmd_attr_ids,
+	     uverbs_attrs_reg_dm_mr_cmd_attr_ids);
 	ENUM(ovb_attrs_mr_destroy_ids, uverbs_attrs_mr_destroy_ids);
-	ENUM(ovb_attrs_advise_mr_cmd_attr_ids, uverbs_attrs_advise_mr_cmd_attr_ids);
-	ENUM(ovb_attrs_query_mr_cmd_attr_ids, uverbs_attrs_query_mr_cmd_attr_ids);
-	ENUM(ovb_attrs_reg_dmabuf_mr_cmd_attr_ids, uverbs_attrs_reg_dmabuf_mr_cmd_attr_ids);
+	ENUM(ovb_attrs_advise_mr_cmd_attr_ids,
+	     uverbs_attrs_advise_mr_cmd_attr_ids);
+	ENUM(ovb_attrs_query_mr_cmd_attr_ids,
+	     uverbs_attrs_query_mr_cmd_attr_ids);
+	ENUM(ovb_attrs_reg_dmabuf_mr_cmd_attr_ids,
+	     uverbs_attrs_reg_dmabuf_mr_cmd_attr_ids);
 	ENUM(ovb_methods_mw, uverbs_methods_mw);
 	ENUM(ovb_attrs_mw_destroy_ids, uverbs_attrs_mw_destroy_ids);
 	ENUM(ovb_methods_xrcd, uverbs_methods_xrcd);
 	ENUM(ovb_attrs_xrcd_destroy_ids, uverbs_attrs_xrcd_destroy_ids);
 	ENUM(ovb_methods_dm, uverbs_methods_dm);
-	ENUM(ovb_attrs_alloc_dm_cmd_attr_ids, uverbs_attrs_alloc_dm_cmd_attr_ids);
+	ENUM(ovb_attrs_alloc_dm_cmd_attr_ids,
+	     uverbs_attrs_alloc_dm_cmd_attr_ids);
 	ENUM(ovb_attrs_free_dm_cmd_attr_ids, uverbs_attrs_free_dm_cmd_attr_ids);
 	ENUM(ovb_methods_flow, uverbs_methods_flow);
 	ENUM(ovb_attrs_flow_destroy_ids, uverbs_attrs_flow_destroy_ids);
-	ENUM(ovb_methods_actions_flow_action_ops, uverbs_methods_actions_flow_action_ops);
-	ENUM(ovb_attrs_create_flow_action_esp, uverbs_attrs_create_flow_action_esp);
-	ENUM(ovb_attrs_modify_flow_action_esp, uverbs_attrs_modify_flow_action_esp);
-	ENUM(ovb_attrs_destroy_flow_action_esp, uverbs_attrs_destroy_flow_action_esp);
-	ENUM(ovb_methods_actions_counters_ops, uverbs_methods_actions_counters_ops);
-	ENUM(ovb_attrs_create_counters_cmd_attr_ids, uverbs_attrs_create_counters_cmd_attr_ids);
-	ENUM(ovb_attrs_destroy_counters_cmd_attr_ids, uverbs_attrs_destroy_counters_cmd_attr_ids);
-	ENUM(ovb_attrs_read_counters_cmd_attr_ids, uverbs_attrs_read_counters_cmd_attr_ids);
+	ENUM(ovb_methods_actions_flow_action_ops,
+	     uverbs_methods_actions_flow_action_ops);
+	ENUM(ovb_attrs_create_flow_action_esp,
+	     uverbs_attrs_create_flow_action_esp);
+	ENUM(ovb_attrs_modify_flow_action_esp,
+	     uverbs_attrs_modify_flow_action_esp);
+	ENUM(ovb_attrs_destroy_flow_action_esp,
+	     uverbs_attrs_destroy_flow_action_esp);
+	ENUM(ovb_methods_actions_counters_ops,
+	     uverbs_methods_actions_counters_ops);
+	ENUM(ovb_attrs_create_counters_cmd_attr_ids,
+	     uverbs_attrs_create_counters_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_counters_cmd_attr_ids,
+	     uverbs_attrs_destroy_counters_cmd_attr_ids);
+	ENUM(ovb_attrs_read_counters_cmd_attr_ids,
+	     uverbs_attrs_read_counters_cmd_attr_ids);
 	ENUM(ovb_core_support, ib_uverbs_core_support);
 	ENUM(ovb_access_flags, ib_uverbs_access_flags);
 	ENUM(ovb_srq_type, ib_uverbs_srq_type);
@@ -1211,7 +1240,8 @@ static void enums(void)
 	ENUM(ovb_advise_mr_advice, ib_uverbs_advise_mr_advice);
 	ENUM(ovb_advise_mr_flag, ib_uverbs_advise_mr_flag);
 	ENUM(ovb_flow_action_esp_keymat, ib_uverbs_flow_action_esp_keymat);
-	ENUM(ovb_flow_action_esp_keymat_aes_gcm_iv_algo, ib_uverbs_flow_action_esp_keymat_aes_gcm_iv_algo);
+	ENUM(ovb_flow_action_esp_keymat_aes_gcm_iv_algo,
+	     ib_uverbs_flow_action_esp_keymat_aes_gcm_iv_algo);
 	ENUM(ovb_flow_action_esp_replay, ib_uverbs_flow_action_esp_replay);
 	ENUM(ovb_flow_action_esp_flags, ib_uverbs_flow_action_esp_flags);
 	ENUM(ovb_driver_id, rdma_driver_id);
@@ -1347,7 +1377,7 @@ static void constants(void)
 
 	/* ---- the ioctl() ABI, in the order of uapi/openverbs/ioctl-abi.h */
 	K(OVB_IOCTL_MAGIC, RDMA_IOCTL_MAGIC);
-	K(OVB_IOCTL_MAGIC, IB_IOCTL_MAGIC);	/* rdma_user_ioctl.h's old name */
+	K(OVB_IOCTL_MAGIC, IB_IOCTL_MAGIC);	/* its old name */
 	K(OVB_VERBS_IOCTL, RDMA_VERBS_IOCTL);
 	K(OVB_ID_NS_MASK, UVERBS_ID_NS_MASK);
 	K(OVB_ID_NS_SHIFT, UVERBS_ID_NS_SHIFT);
