@@ -41,7 +41,7 @@ static struct ib_ah *uverbs_ah_make(struct ib_device *ibdev,
 
 	if (!rdma_is_port_valid(ibdev, cmd->attr.port_num))
 		return ERR_PTR(-EINVAL);
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd->pd_handle, attrs);
 	if (IS_ERR(pd))
 		return ERR_CAST(pd);
 	ah_attr_from_user(ibdev, &cmd->attr, &ah_attr);
@@ -58,7 +58,7 @@ static int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 	struct ib_ah *ah;
 	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_AH, attrs,
+	ret = ret ?: uverbs_newobj_begin(&n, OVB_OBJECT_AH, attrs,
 					 cmd.user_handle);
 	if (ret)
 		return ret;
@@ -71,7 +71,7 @@ static int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 }
 
 static const struct uverbs_destroy_cmd uverbs_destroy_ah_cmd = {
-	UVERBS_DESTROY_CMD(UVERBS_OBJECT_AH, struct ovb_destroy_ah_req, ah_handle),
+	UVERBS_DESTROY_CMD(OVB_OBJECT_AH, struct ovb_destroy_ah_req, ah_handle),
 };
 
 static int uverbs_destroy_ah(struct uverbs_attr_bundle *attrs)
@@ -94,18 +94,18 @@ const struct uverbs_obj_idr_type uverbs_ah_type = {
 	.destroy_object = uverbs_free_ah,
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_AH_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_AH_HANDLE,
-						    UVERBS_OBJECT_AH,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_AH_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_AH_HANDLE,
+						    OVB_OBJECT_AH,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_AH,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_AH,
 			    uverbs_ah_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_AH_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_AH_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_ah[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_AH),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_AH),
 	UAPI_DEF_OBJ_NEEDS_FN(create_user_ah),
 	UAPI_DEF_OBJ_NEEDS_FN(destroy_ah),
 	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_AH, uverbs_create_ah,

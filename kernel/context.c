@@ -135,7 +135,7 @@ static int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	async_uobj = uobj_alloc(UVERBS_OBJECT_ASYNC_EVENT, attrs, &ibdev);
+	async_uobj = uobj_alloc(OVB_OBJECT_ASYNC_EVENT, attrs, &ibdev);
 	ret = PTR_ERR_OR_ZERO(async_uobj);
 	if (!ret) {
 		ret = get_context_publish(attrs, async_uobj);
@@ -236,7 +236,7 @@ static void uverbs_fill_port_attr(struct ib_device *ibdev, u32 port,
 	resp->qkey_viol_cntr = attr->qkey_viol_cntr;
 	resp->pkey_tbl_len = attr->pkey_tbl_len;
 	if (rdma_is_grh_required(ibdev, port))
-		resp->flags |= IB_UVERBS_QPF_GRH_REQUIRED;
+		resp->flags |= OVB_QPF_GRH_REQUIRED;
 	if (rdma_cap_opa_ah(ibdev, port)) {
 		resp->lid = OPA_TO_IB_UCAST_LID(attr->lid);
 		resp->sm_lid = OPA_TO_IB_UCAST_LID(attr->sm_lid);
@@ -340,7 +340,7 @@ static int uverbs_copy_context_info(struct uverbs_attr_bundle *attrs,
 				    u16 attr_comp_vectors, u16 attr_support)
 {
 	u32 num_comp = attrs->ufile->device->num_comp_vectors;
-	u64 core_support = IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
+	u64 core_support = OVB_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
 	int ret;
 
 	ret = uverbs_copy_to(attrs, attr_comp_vectors, &num_comp,
@@ -353,13 +353,13 @@ static int uverbs_copy_context_info(struct uverbs_attr_bundle *attrs,
 }
 
 /* Unlike write(), the ioctl GET_CONTEXT makes no async file: ASYNC_EVENT_ALLOC does. */
-static int UVERBS_HANDLER(UVERBS_METHOD_GET_CONTEXT)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_GET_CONTEXT)(struct uverbs_attr_bundle *attrs)
 {
 	int ret;
 
 	ret = uverbs_copy_context_info(attrs,
-				       UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
-				       UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT);
+				       OVB_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+				       OVB_ATTR_GET_CONTEXT_CORE_SUPPORT);
 	if (ret)
 		return ret;
 	ret = uverbs_alloc_ucontext(attrs);
@@ -371,7 +371,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_GET_CONTEXT)(struct uverbs_attr_bundle *
 	return ret;
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_CONTEXT)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_QUERY_CONTEXT)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_ucontext *ucontext = ib_uverbs_get_ucontext(attrs);
 	int ret;
@@ -381,17 +381,17 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_CONTEXT)(struct uverbs_attr_bundle
 	if (!ucontext->device->ops.query_ucontext)
 		return -EOPNOTSUPP;
 	ret = uverbs_copy_context_info(attrs,
-				       UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
-				       UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT);
+				       OVB_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+				       OVB_ATTR_QUERY_CONTEXT_CORE_SUPPORT);
 	if (ret)
 		return ret;
 	return ucontext->device->ops.query_ucontext(ucontext, attrs);
 }
 
 /* The legacy response plus port_cap_flags2, zero-extended. */
-static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_PORT)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_QUERY_PORT)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_query_port_resp_ex resp = {};
+	struct ovb_query_port_resp_ex resp = {};
 	struct ib_ucontext *ucontext = ib_uverbs_get_ucontext(attrs);
 	struct ib_port_attr attr = {};
 	u8 port;
@@ -403,18 +403,18 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_PORT)(struct uverbs_attr_bundle *a
 		return PTR_ERR(ucontext);
 	if (!ucontext->device->ops.query_port)
 		return -EOPNOTSUPP;
-	ret = uverbs_get_const(&port, attrs, UVERBS_ATTR_QUERY_PORT_PORT_NUM) ?:
+	ret = uverbs_get_const(&port, attrs, OVB_ATTR_QUERY_PORT_PORT_NUM) ?:
 	      query_port_legacy(ucontext->device, port, &attr,
 				(struct ovb_query_port_resp *)&resp.legacy_resp);
 	if (ret)
 		return ret;
 	resp.port_cap_flags2 = attr.port_cap_flags2;
-	return uverbs_copy_to_struct_or_zero(attrs, UVERBS_ATTR_QUERY_PORT_RESP,
+	return uverbs_copy_to_struct_or_zero(attrs, OVB_ATTR_QUERY_PORT_RESP,
 					     &resp, sizeof(resp));
 }
 
 /* The handles of this file's objects of one type, as many as fit. */
-static int UVERBS_HANDLER(UVERBS_METHOD_INFO_HANDLES)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_INFO_HANDLES)(struct uverbs_attr_bundle *attrs)
 {
 	const struct uverbs_api_object *type;
 	struct ib_uverbs_file *ufile = attrs->ufile;
@@ -424,10 +424,10 @@ static int UVERBS_HANDLER(UVERBS_METHOD_INFO_HANDLES)(struct uverbs_attr_bundle 
 	int len, ret;
 	u32 *handles;
 
-	len = uverbs_attr_get_len(attrs, UVERBS_ATTR_INFO_HANDLES_LIST);
+	len = uverbs_attr_get_len(attrs, OVB_ATTR_INFO_HANDLES_LIST);
 	if (len <= 0 || len % sizeof(u32))
 		return -EINVAL;
-	ret = uverbs_get_const(&object_id, attrs, UVERBS_ATTR_INFO_OBJECT_ID);
+	ret = uverbs_get_const(&object_id, attrs, OVB_ATTR_INFO_OBJECT_ID);
 	if (ret)
 		return ret;
 	type = uapi_get_object(ufile->device->uapi, object_id);
@@ -448,56 +448,56 @@ static int UVERBS_HANDLER(UVERBS_METHOD_INFO_HANDLES)(struct uverbs_attr_bundle 
 	}
 	spin_unlock_irq(&ufile->uobjects_lock);
 
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_INFO_HANDLES_LIST, handles,
+	ret = uverbs_copy_to(attrs, OVB_ATTR_INFO_HANDLES_LIST, handles,
 			     count * sizeof(u32));
 	if (ret)
 		return ret;
-	return uverbs_copy_to(attrs, UVERBS_ATTR_INFO_TOTAL_HANDLES, &count,
+	return uverbs_copy_to(attrs, OVB_ATTR_INFO_TOTAL_HANDLES, &count,
 			      sizeof(count));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_GET_CONTEXT,
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_GET_CONTEXT,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_GET_CONTEXT_CORE_SUPPORT,
 						UVERBS_ATTR_TYPE(u64), UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_CONTEXT,
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_QUERY_CONTEXT,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
 						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_CONTEXT_CORE_SUPPORT,
 						UVERBS_ATTR_TYPE(u64), UA_OPTIONAL));
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_INFO_HANDLES,
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_INFO_OBJECT_ID,
-						 enum uverbs_default_objects, UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_INFO_TOTAL_HANDLES,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_INFO_HANDLES,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_INFO_OBJECT_ID,
+						 enum ovb_default_objects, UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_INFO_TOTAL_HANDLES,
 						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_INFO_HANDLES_LIST,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_INFO_HANDLES_LIST,
 						UVERBS_ATTR_MIN_SIZE(sizeof(u32)), UA_OPTIONAL));
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_PORT,
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_PORT_PORT_NUM, u8,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_QUERY_PORT,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_QUERY_PORT_PORT_NUM, u8,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_PORT_RESP,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_PORT_RESP,
 						UVERBS_ATTR_STRUCT(struct
-								   ib_uverbs_query_port_resp_ex,
+								   ovb_query_port_resp_ex,
 								   reserved),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DEVICE,
-			      &UVERBS_METHOD(UVERBS_METHOD_GET_CONTEXT),
-			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_CONTEXT),
-			      &UVERBS_METHOD(UVERBS_METHOD_INFO_HANDLES),
-			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_PORT));
+DECLARE_UVERBS_GLOBAL_METHODS(OVB_OBJECT_DEVICE,
+			      &UVERBS_METHOD(OVB_METHOD_GET_CONTEXT),
+			      &UVERBS_METHOD(OVB_METHOD_QUERY_CONTEXT),
+			      &UVERBS_METHOD(OVB_METHOD_INFO_HANDLES),
+			      &UVERBS_METHOD(OVB_METHOD_QUERY_PORT));
 
 /*
  * The device object: its write() commands and ioctl methods here, more
  * ioctl methods in write.c (INVOKE_WRITE) and gid.c.
  */
 const struct uapi_definition uverbs_def_obj_device[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_DEVICE),
 	UAPI_DEF_OBJ_NEEDS_FN(alloc_ucontext),
 	UAPI_DEF_OBJ_NEEDS_FN(dealloc_ucontext),
 	UVERBS_DECLARE_WRITE(OVB_CMD_GET_CONTEXT, uverbs_get_context,

@@ -49,7 +49,7 @@ static int counters_create(struct ib_device *ibdev, struct ib_uobject *uobj,
 	return ret;
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_CREATE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_COUNTERS_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_device *ibdev = attrs->context->device;
 
@@ -58,7 +58,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_CREATE)(struct uverbs_attr_bund
 		return -EOPNOTSUPP;
 	return counters_create(ibdev,
 			       uverbs_attr_get_uobject(attrs,
-						       UVERBS_ATTR_CREATE_COUNTERS_HANDLE),
+						       OVB_ATTR_CREATE_COUNTERS_HANDLE),
 			       attrs);
 }
 
@@ -67,7 +67,7 @@ static int counters_read_buffer(struct uverbs_attr_bundle *attrs,
 				struct ib_counters_read_attr *read)
 {
 	const struct uverbs_attr *buf =
-		uverbs_attr_get(attrs, UVERBS_ATTR_READ_COUNTERS_BUFF);
+		uverbs_attr_get(attrs, OVB_ATTR_READ_COUNTERS_BUFF);
 
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
@@ -77,10 +77,10 @@ static int counters_read_buffer(struct uverbs_attr_bundle *attrs,
 	return PTR_ERR_OR_ZERO(read->counters_buff);
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_READ)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_COUNTERS_READ)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_counters *counters = uverbs_attr_get_obj(attrs,
-							   UVERBS_ATTR_READ_COUNTERS_HANDLE);
+							   OVB_ATTR_READ_COUNTERS_HANDLE);
 	int (*read_op)(struct ib_counters *counters,
 		       struct ib_counters_read_attr *read,
 		       struct uverbs_attr_bundle *attrs) =
@@ -93,42 +93,42 @@ static int UVERBS_HANDLER(UVERBS_METHOD_COUNTERS_READ)(struct uverbs_attr_bundle
 	/* nothing counts before a flow is bound */
 	if (!counters_bound(counters))
 		return -EINVAL;
-	ret = uverbs_get_flags32(&read.flags, attrs, UVERBS_ATTR_READ_COUNTERS_FLAGS,
-				 IB_UVERBS_READ_COUNTERS_PREFER_CACHED) ?:
+	ret = uverbs_get_flags32(&read.flags, attrs, OVB_ATTR_READ_COUNTERS_FLAGS,
+				 OVB_READ_COUNTERS_PREFER_CACHED) ?:
 	      counters_read_buffer(attrs, &read) ?:
 	      read_op(counters, &read, attrs);
-	return ret ?: uverbs_copy_to(attrs, UVERBS_ATTR_READ_COUNTERS_BUFF,
+	return ret ?: uverbs_copy_to(attrs, OVB_ATTR_READ_COUNTERS_BUFF,
 				     read.counters_buff,
 				     read.ncounters * sizeof(u64));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_COUNTERS_CREATE,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_COUNTERS_HANDLE,
-					    UVERBS_OBJECT_COUNTERS, UVERBS_ACCESS_NEW,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_COUNTERS_CREATE,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_COUNTERS_HANDLE,
+					    OVB_OBJECT_COUNTERS, UVERBS_ACCESS_NEW,
 					    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_COUNTERS_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_COUNTERS_HANDLE,
-						    UVERBS_OBJECT_COUNTERS,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_COUNTERS_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_COUNTERS_HANDLE,
+						    OVB_OBJECT_COUNTERS,
 						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_COUNTERS_READ,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_READ_COUNTERS_HANDLE,
-					    UVERBS_OBJECT_COUNTERS, UVERBS_ACCESS_READ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_COUNTERS_READ,
+			    UVERBS_ATTR_IDR(OVB_ATTR_READ_COUNTERS_HANDLE,
+					    OVB_OBJECT_COUNTERS, UVERBS_ACCESS_READ,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_READ_COUNTERS_BUFF,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_READ_COUNTERS_BUFF,
 						UVERBS_ATTR_MIN_SIZE(0), UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_READ_COUNTERS_FLAGS,
-						 enum ib_uverbs_read_counters_flags));
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_READ_COUNTERS_FLAGS,
+						 enum ovb_read_counters_flags));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_COUNTERS,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_COUNTERS,
 			    UVERBS_TYPE_ALLOC_IDR(uverbs_free_counters),
-			    &UVERBS_METHOD(UVERBS_METHOD_COUNTERS_CREATE),
-			    &UVERBS_METHOD(UVERBS_METHOD_COUNTERS_DESTROY),
-			    &UVERBS_METHOD(UVERBS_METHOD_COUNTERS_READ));
+			    &UVERBS_METHOD(OVB_METHOD_COUNTERS_CREATE),
+			    &UVERBS_METHOD(OVB_METHOD_COUNTERS_DESTROY),
+			    &UVERBS_METHOD(OVB_METHOD_COUNTERS_READ));
 
 const struct uapi_definition uverbs_def_obj_counters[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_COUNTERS,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_COUNTERS,
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_counters)),
 	{ }
 };

@@ -17,7 +17,7 @@
 
 static struct ib_cq *uverbs_cq_get(u32 handle, struct uverbs_attr_bundle *attrs)
 {
-	return uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, handle, attrs);
+	return uobj_get_obj_read(cq, OVB_OBJECT_CQ, handle, attrs);
 }
 
 static struct ib_cq *ucq_cq(struct ib_ucq_object *ucq)
@@ -100,7 +100,7 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 	int ret = -EINVAL;
 
 	if (cmd->comp_vector < attrs->ufile->device->num_comp_vectors)
-		ret = uverbs_newobj_begin(&n, UVERBS_OBJECT_CQ, attrs,
+		ret = uverbs_newobj_begin(&n, OVB_OBJECT_CQ, attrs,
 					  cmd->user_handle);
 	if (ret)
 		return ret;
@@ -152,7 +152,7 @@ static int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs)
 static struct ib_cq *uverbs_cq_req_get(struct uverbs_attr_bundle *attrs,
 				       void *req, size_t len, const u32 *handle)
 {
-	return uverbs_req_get_read(attrs, req, len, UVERBS_OBJECT_CQ, handle);
+	return uverbs_req_get_read(attrs, req, len, OVB_OBJECT_CQ, handle);
 }
 
 static int uverbs_resize_cq(struct uverbs_attr_bundle *attrs)
@@ -262,7 +262,7 @@ static void uverbs_cq_destroy_report(struct ib_uobject *uobj,
 }
 
 static const struct uverbs_destroy_cmd uverbs_cq_destroy = {
-	.object_id = UVERBS_OBJECT_CQ,
+	.object_id = OVB_OBJECT_CQ,
 	.req_len = sizeof(struct ovb_destroy_cq_req),
 	.handle_offset = offsetof(struct ovb_destroy_cq_req, cq_handle),
 	.resp_len = sizeof(struct ovb_destroy_cq_resp),
@@ -342,11 +342,11 @@ struct uverbs_cq_create_args {
 
 /* The mandatory inputs, in the order 6.1 reads them. */
 static const struct uverbs_attr_field uverbs_cq_create_in[] = {
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_CQ_COMP_VECTOR,
 			  struct uverbs_cq_create_args, init.comp_vector),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_CQ_CQE,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_CQ_CQE,
 			  struct uverbs_cq_create_args, init.cqe),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_CQ_USER_HANDLE,
 			  struct uverbs_cq_create_args, user_handle),
 };
 
@@ -355,7 +355,7 @@ static struct ib_uverbs_completion_event_file *
 uverbs_cq_attr_channel(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_CREATE_CQ_COMP_CHANNEL);
 
 	if (IS_ERR(uobj))
 		return NULL;
@@ -363,10 +363,10 @@ uverbs_cq_attr_channel(struct uverbs_attr_bundle *attrs)
 	return container_of(uobj, struct ib_uverbs_completion_event_file, uobj);
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_CREATE_CQ_HANDLE);
 	struct ib_ucq_object *ucq =
 		container_of(uobj, struct ib_ucq_object, uevent.uobject);
 	struct ib_uverbs_completion_event_file *channel;
@@ -378,7 +378,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *at
 		ret = uverbs_copy_fields(attrs, &in, uverbs_cq_create_in,
 					 ARRAY_SIZE(uverbs_cq_create_in));
 	ret = ret ?: uverbs_get_flags32(&in.init.flags, attrs,
-					UVERBS_ATTR_CREATE_CQ_FLAGS,
+					OVB_ATTR_CREATE_CQ_FLAGS,
 					OVB_CREATE_CQ_FLAG_TIMESTAMP_COMPLETION |
 					OVB_CREATE_CQ_FLAG_IGNORE_OVERRUN);
 	if (ret)
@@ -393,70 +393,70 @@ static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *at
 	}
 	ret = uverbs_cq_create_hw(ucq, ibdev, &in.init, channel, attrs,
 				  uverbs_async_event_attr(attrs,
-							  UVERBS_ATTR_CREATE_CQ_EVENT_FD));
+							  OVB_ATTR_CREATE_CQ_EVENT_FD));
 	if (ret)
 		return ret;
-	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
-	return uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+	uverbs_finalize_uobj_create(attrs, OVB_ATTR_CREATE_CQ_HANDLE);
+	return uverbs_copy_to(attrs, OVB_ATTR_CREATE_CQ_RESP_CQE,
 			      &ucq_cq(ucq)->cqe, sizeof(ucq_cq(ucq)->cqe));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_CREATE,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_CQ_HANDLE,
-					    UVERBS_OBJECT_CQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_CQ_CREATE,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_CQ_HANDLE,
+					    OVB_OBJECT_CQ,
 					    UVERBS_ACCESS_NEW,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_CQE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_CQ_CQE,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_CQ_USER_HANDLE,
 					       UVERBS_ATTR_TYPE(u64),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL,
-					   UVERBS_OBJECT_COMP_CHANNEL,
+			    UVERBS_ATTR_FD(OVB_ATTR_CREATE_CQ_COMP_CHANNEL,
+					   OVB_OBJECT_COMP_CHANNEL,
 					   UVERBS_ACCESS_READ,
 					   UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_CQ_COMP_VECTOR,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_CREATE_CQ_FLAGS,
-						 enum ib_uverbs_ex_create_cq_flags),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_CREATE_CQ_FLAGS,
+						 enum ovb_ex_create_cq_flags),
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_CQ_RESP_CQE,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_CQ_EVENT_FD,
-					   UVERBS_OBJECT_ASYNC_EVENT,
+			    UVERBS_ATTR_FD(OVB_ATTR_CREATE_CQ_EVENT_FD,
+					   OVB_OBJECT_ASYNC_EVENT,
 					   UVERBS_ACCESS_READ,
 					   UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
 /* The object is gone already; its event counters are still readable. */
-static int UVERBS_HANDLER(UVERBS_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_CQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_destroy_cq_resp resp = {};
 
 	uverbs_cq_destroy_report(uverbs_attr_get_uobject(attrs,
-							 UVERBS_ATTR_DESTROY_CQ_HANDLE),
+							 OVB_ATTR_DESTROY_CQ_HANDLE),
 				 attrs, &resp);
-	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_CQ_RESP, &resp,
+	return uverbs_copy_to(attrs, OVB_ATTR_DESTROY_CQ_RESP, &resp,
 			      sizeof(resp));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_DESTROY,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_CQ_HANDLE,
-					    UVERBS_OBJECT_CQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_CQ_DESTROY,
+			    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_CQ_HANDLE,
+					    OVB_OBJECT_CQ,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_CQ_RESP,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_DESTROY_CQ_RESP,
 						UVERBS_ATTR_TYPE(struct ovb_destroy_cq_resp),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_CQ, uverbs_cq_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_CQ_CREATE),
-			    &UVERBS_METHOD(UVERBS_METHOD_CQ_DESTROY));
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_CQ, uverbs_cq_type.type,
+			    &UVERBS_METHOD(OVB_METHOD_CQ_CREATE),
+			    &UVERBS_METHOD(OVB_METHOD_CQ_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_cq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_CQ),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_CQ),
 	UAPI_DEF_OBJ_NEEDS_FN(destroy_cq),
 	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_CQ, uverbs_create_cq,
 			     UVERBS_IN_OUT_UDATA(struct ovb_create_cq_req,

@@ -19,9 +19,9 @@ static int uverbs_free_dm(struct ib_uobject *uobj, enum rdma_remove_reason why,
 	return dm->device->ops.dealloc_dm(dm, attrs);
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_DM_ALLOC)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_DM_ALLOC)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, UVERBS_ATTR_ALLOC_DM_HANDLE);
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, OVB_ATTR_ALLOC_DM_HANDLE);
 	struct ib_device *ibdev = attrs->context->device;
 	struct ib_dm_alloc_attr dm_attr = {};
 	struct ib_dm *dm;
@@ -29,10 +29,10 @@ static int UVERBS_HANDLER(UVERBS_METHOD_DM_ALLOC)(struct uverbs_attr_bundle *att
 
 	if (!ibdev->ops.alloc_dm)
 		return -EOPNOTSUPP;
-	ret = uverbs_copy_from(&dm_attr.length, attrs, UVERBS_ATTR_ALLOC_DM_LENGTH);
+	ret = uverbs_copy_from(&dm_attr.length, attrs, OVB_ATTR_ALLOC_DM_LENGTH);
 	if (!ret)
 		ret = uverbs_copy_from(&dm_attr.alignment, attrs,
-				       UVERBS_ATTR_ALLOC_DM_ALIGNMENT);
+				       OVB_ATTR_ALLOC_DM_ALIGNMENT);
 	if (ret)
 		return ret;
 
@@ -47,24 +47,24 @@ static int UVERBS_HANDLER(UVERBS_METHOD_DM_ALLOC)(struct uverbs_attr_bundle *att
 	return 0;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_DM_ALLOC,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_ALLOC_DM_HANDLE, UVERBS_OBJECT_DM,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_DM_ALLOC,
+			    UVERBS_ATTR_IDR(OVB_ATTR_ALLOC_DM_HANDLE, OVB_OBJECT_DM,
 					    UVERBS_ACCESS_NEW, UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_ALLOC_DM_LENGTH,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_ALLOC_DM_LENGTH,
 					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_ALLOC_DM_ALIGNMENT,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_ALLOC_DM_ALIGNMENT,
 					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_DM_FREE,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_FREE_DM_HANDLE, UVERBS_OBJECT_DM,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_DM_FREE,
+				    UVERBS_ATTR_IDR(OVB_ATTR_FREE_DM_HANDLE, OVB_OBJECT_DM,
 						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_DM, UVERBS_TYPE_ALLOC_IDR(uverbs_free_dm),
-			    &UVERBS_METHOD(UVERBS_METHOD_DM_ALLOC),
-			    &UVERBS_METHOD(UVERBS_METHOD_DM_FREE));
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_DM, UVERBS_TYPE_ALLOC_IDR(uverbs_free_dm),
+			    &UVERBS_METHOD(OVB_METHOD_DM_ALLOC),
+			    &UVERBS_METHOD(OVB_METHOD_DM_FREE));
 
 const struct uapi_definition uverbs_def_obj_dm[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DM,
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_DM,
 				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_dm)),
 	{ }
 };

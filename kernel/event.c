@@ -263,7 +263,7 @@ void ib_uverbs_comp_handler(struct ib_cq *cq, void *cq_context)
 struct ib_uverbs_completion_event_file *
 uverbs_lookup_comp_file(s32 fd, struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj = ufd_get_read(UVERBS_OBJECT_COMP_CHANNEL,
+	struct ib_uobject *uobj = ufd_get_read(OVB_OBJECT_COMP_CHANNEL,
 					       fd, attrs);
 
 	if (!IS_ERR(uobj)) {
@@ -298,7 +298,7 @@ static int uverbs_create_comp_channel(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_COMP_CHANNEL, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_COMP_CHANNEL, attrs, &ibdev);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 
@@ -512,10 +512,10 @@ const struct uverbs_obj_fd_type uverbs_async_event_type = {
 };
 
 /* ASYNC_EVENT_ALLOC: what write() GET_CONTEXT does for its async_fd. */
-static int UVERBS_HANDLER(UVERBS_METHOD_ASYNC_EVENT_ALLOC)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_ASYNC_EVENT_ALLOC)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
 	struct ib_uverbs_async_event_file *async =
 		container_of(uobj, struct ib_uverbs_async_event_file, uobj);
 
@@ -523,26 +523,26 @@ static int UVERBS_HANDLER(UVERBS_METHOD_ASYNC_EVENT_ALLOC)(struct uverbs_attr_bu
 	return 0;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_ASYNC_EVENT_ALLOC,
-			    UVERBS_ATTR_FD(UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE,
-					   UVERBS_OBJECT_ASYNC_EVENT, UVERBS_ACCESS_NEW,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_ASYNC_EVENT_ALLOC,
+			    UVERBS_ATTR_FD(OVB_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE,
+					   OVB_OBJECT_ASYNC_EVENT, UVERBS_ACCESS_NEW,
 					   UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_ASYNC_EVENT,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_ASYNC_EVENT,
 			    uverbs_async_event_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_ASYNC_EVENT_ALLOC));
+			    &UVERBS_METHOD(OVB_METHOD_ASYNC_EVENT_ALLOC));
 
 const struct uapi_definition uverbs_def_obj_async_fd[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_ASYNC_EVENT),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_ASYNC_EVENT),
 	{ }
 };
 
 /* No ioctl methods; 6.1 serves completion channels on devices with PDs only. */
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_COMP_CHANNEL,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_COMP_CHANNEL,
 			    uverbs_comp_channel_type.type);
 
 const struct uapi_definition uverbs_def_obj_comp_channel[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_COMP_CHANNEL),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_COMP_CHANNEL),
 	UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd),
 	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_COMP_CHANNEL, uverbs_create_comp_channel,
 			     UVERBS_IN_OUT(struct ovb_create_comp_channel_req,

@@ -268,7 +268,7 @@ static int uverbs_flow_action_spec(struct uverbs_attr_bundle *attrs,
 
 		if (kspec->size != sizeof(kspec->action))
 			return -EOPNOTSUPP;
-		act = uobj_get_obj_read(flow_action, UVERBS_OBJECT_FLOW_ACTION,
+		act = uobj_get_obj_read(flow_action, OVB_OBJECT_FLOW_ACTION,
 					kspec->action.handle, attrs);
 		if (IS_ERR(act))
 			return PTR_ERR(act);
@@ -283,7 +283,7 @@ static int uverbs_flow_action_spec(struct uverbs_attr_bundle *attrs,
 
 		if (kspec->size != sizeof(kspec->flow_count))
 			return -EINVAL;
-		counters = uobj_get_obj_read(counters, UVERBS_OBJECT_COUNTERS,
+		counters = uobj_get_obj_read(counters, OVB_OBJECT_COUNTERS,
 					     kspec->flow_count.handle, attrs);
 		if (IS_ERR(counters))
 			return PTR_ERR(counters);
@@ -458,7 +458,7 @@ static int uverbs_ex_create_flow(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		goto out;
 
-	uobj = uobj_alloc(UVERBS_OBJECT_FLOW, attrs, &ibdev);
+	uobj = uobj_alloc(OVB_OBJECT_FLOW, attrs, &ibdev);
 	if (IS_ERR(uobj)) {
 		ret = PTR_ERR(uobj);
 		goto out;
@@ -468,7 +468,7 @@ static int uverbs_ex_create_flow(struct uverbs_attr_bundle *attrs)
 		goto err_uobj;
 	}
 
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
+	qp = uobj_get_obj_read(qp, OVB_OBJECT_QP, cmd.qp_handle, attrs);
 	if (IS_ERR(qp)) {
 		ret = PTR_ERR(qp);
 		goto err_uobj;
@@ -501,7 +501,7 @@ static int uverbs_flow_destroy_check(const void *req)
 }
 
 static const struct uverbs_destroy_cmd uverbs_flow_destroy = {
-	UVERBS_DESTROY_CMD(UVERBS_OBJECT_FLOW, struct ovb_destroy_flow_req,
+	UVERBS_DESTROY_CMD(OVB_OBJECT_FLOW, struct ovb_destroy_flow_req,
 			   flow_handle),
 	.check = uverbs_flow_destroy_check,
 };
@@ -538,18 +538,18 @@ const struct uverbs_obj_idr_type uverbs_flow_type = {
 	.destroy_object = uverbs_free_flow,
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_FLOW_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_FLOW_HANDLE,
-						    UVERBS_OBJECT_FLOW,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_FLOW_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_FLOW_HANDLE,
+						    OVB_OBJECT_FLOW,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_FLOW,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_FLOW,
 			    uverbs_flow_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_FLOW_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_FLOW_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_flow[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_FLOW),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_FLOW),
 	UAPI_DEF_OBJ_NEEDS_FN(destroy_flow),
 	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_CREATE_FLOW, uverbs_ex_create_flow,
 				UVERBS_EX_MIN(offsetofend(struct ovb_create_flow_req, flow_attr),

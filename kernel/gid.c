@@ -22,10 +22,10 @@ static int uverbs_copy_gid_entries(struct uverbs_attr_bundle *attrs,
 
 	if (user_size == size)
 		return uverbs_copy_to(attrs,
-				      UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+				      OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
 				      entries, n * size);
 
-	attr = uverbs_attr_get(attrs, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
+	attr = uverbs_attr_get(attrs, OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 	if (IS_ERR(attr))
 		return PTR_ERR(attr);
 	dst = u64_to_user_ptr(attr->ptr_attr.data);
@@ -36,7 +36,7 @@ static int uverbs_copy_gid_entries(struct uverbs_attr_bundle *attrs,
 			return -EFAULT;
 	}
 	return uverbs_output_written(attrs,
-				     UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
+				     OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 }
 
 /*
@@ -50,20 +50,20 @@ static int gid_table_args(struct uverbs_attr_bundle *attrs,
 	int ret;
 
 	ret = uverbs_get_flags32(&flags, attrs,
-				 UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0) ?:
+				 OVB_ATTR_QUERY_GID_TABLE_FLAGS, 0) ?:
 	      uverbs_get_const(entry_size, attrs,
-			       UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE);
+			       OVB_ATTR_QUERY_GID_TABLE_ENTRY_SIZE);
 	if (ret || !*entry_size)
 		return ret ?: -EINVAL;
 	*max_entries = uverbs_attr_ptr_get_array_size(attrs,
-						      UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+						      OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
 						      *entry_size);
 	if (*max_entries > 0)
 		return 0;
 	return *max_entries ?: -EINVAL;
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_gid_entry *entries;
 	struct ib_ucontext *ucontext;
@@ -85,7 +85,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_TABLE)(struct uverbs_attr_bund
 	ret = n < 0 ? -EINVAL :
 	      uverbs_copy_gid_entries(attrs, entries, n, entry_size);
 	return ret ?: uverbs_copy_to(attrs,
-				     UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+				     OVB_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
 				     &n, sizeof(n));
 }
 
@@ -96,10 +96,10 @@ static int gid_entry_args(struct uverbs_attr_bundle *attrs, u32 *port,
 	u32 flags;
 
 	return uverbs_get_flags32(&flags, attrs,
-				  UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0) ?:
-	       uverbs_get_const(port, attrs, UVERBS_ATTR_QUERY_GID_ENTRY_PORT) ?:
+				  OVB_ATTR_QUERY_GID_ENTRY_FLAGS, 0) ?:
+	       uverbs_get_const(port, attrs, OVB_ATTR_QUERY_GID_ENTRY_PORT) ?:
 	       uverbs_get_const(index, attrs,
-				UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX);
+				OVB_ATTR_QUERY_GID_ENTRY_GID_INDEX);
 }
 
 /* The ABI's view of one GID; a GID without a netdev has ifindex 0. */
@@ -126,7 +126,7 @@ static int gid_entry_fill(struct ib_uverbs_gid_entry *entry,
 	return ret;
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_ENTRY)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_QUERY_GID_ENTRY)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_gid_entry entry;
 	const struct ib_gid_attr *gid_attr;
@@ -149,39 +149,39 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_GID_ENTRY)(struct uverbs_attr_bund
 		return PTR_ERR(gid_attr);
 	ret = gid_entry_fill(&entry, gid_attr) ?:
 	      uverbs_copy_to_struct_or_zero(attrs,
-					    UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
+					    OVB_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
 					    &entry, sizeof(entry));
 	rdma_put_gid_attr(gid_attr);
 	return ret;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_GID_TABLE,
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, u64,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_QUERY_GID_TABLE,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, u64,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, u32,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_QUERY_GID_TABLE_FLAGS, u32,
 						 UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
 						UVERBS_ATTR_MIN_SIZE(0), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
 						UVERBS_ATTR_TYPE(u64), UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_GID_ENTRY,
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, u32,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_QUERY_GID_ENTRY,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_QUERY_GID_ENTRY_PORT, u32,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, u32,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_QUERY_GID_ENTRY_GID_INDEX, u32,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, u32,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_QUERY_GID_ENTRY_FLAGS, u32,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
 						UVERBS_ATTR_STRUCT(struct ib_uverbs_gid_entry,
 								   netdev_ifindex),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DEVICE,
-			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_GID_TABLE),
-			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_GID_ENTRY));
+DECLARE_UVERBS_GLOBAL_METHODS(OVB_OBJECT_DEVICE,
+			      &UVERBS_METHOD(OVB_METHOD_QUERY_GID_TABLE),
+			      &UVERBS_METHOD(OVB_METHOD_QUERY_GID_ENTRY));
 
 const struct uapi_definition uverbs_def_device_gid[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_DEVICE),
 	{ }
 };

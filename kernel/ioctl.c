@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * openverbs ib_uverbs: the ioctl() ABI (RDMA_VERBS_IOCTL).
+ * openverbs ib_uverbs: the ioctl() ABI (OVB_VERBS_IOCTL).
  *
  * One ioctl names an object and a method of the device's API tree
  * (uapi.c) and carries an array of attributes.  Each attribute is checked
@@ -21,7 +21,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <rdma/rdma_user_ioctl.h>
+#include <openverbs/ioctl-abi.h>
 
 #include "api_types.h"
 
@@ -38,8 +38,8 @@ struct uverbs_call_chunk {
  */
 struct uverbs_call {
 	const struct uverbs_api_ioctl_method *method;
-	struct ib_uverbs_attr __user *user_attrs;
-	struct ib_uverbs_attr *uattrs;	/* a copy of user_attrs */
+	struct ovb_ioctl_attr __user *user_attrs;
+	struct ovb_ioctl_attr *uattrs;	/* a copy of user_attrs */
 	u8 *pool;
 	size_t pool_used;
 	size_t pool_len;
@@ -76,7 +76,7 @@ size_t uverbs_call_size(unsigned int key_bitmap_len, unsigned int num_attrs)
 {
 	return sizeof(struct uverbs_call) +
 	       key_bitmap_len * sizeof(struct uverbs_attr) +
-	       num_attrs * sizeof(struct ib_uverbs_attr);
+	       num_attrs * sizeof(struct ovb_ioctl_attr);
 }
 
 /* @size bytes of the call's pool, not initialised, or NULL if it is full. */
@@ -130,7 +130,7 @@ static int uverbs_mark_output(const struct uverbs_attr_bundle *bundle,
 {
 	struct uverbs_call *call = call_of(bundle);
 	u16 idx = attr->ptr_attr.uattr_idx;
-	u16 flags = call->uattrs[idx].flags | UVERBS_ATTR_F_VALID_OUTPUT;
+	u16 flags = call->uattrs[idx].flags | OVB_ATTR_F_VALID_OUTPUT;
 
 	return put_user(flags, &call->user_attrs[idx].flags) ? -EFAULT : 0;
 }
@@ -147,7 +147,7 @@ int uverbs_output_written(const struct uverbs_attr_bundle *bundle, size_t idx)
 /* ------------------------------------------------------ attribute parsers */
 
 /* Whether the bytes of @uattr past @len (inline or in memory) are zero. */
-static bool uverbs_tail_is_zero(const struct ib_uverbs_attr *uattr, u16 len)
+static bool uverbs_tail_is_zero(const struct ovb_ioctl_attr *uattr, u16 len)
 {
 	if (uattr->len > sizeof(uattr->data))
 		return ib_is_buffer_cleared(u64_to_user_ptr(uattr->data) + len,
@@ -158,7 +158,7 @@ static bool uverbs_tail_is_zero(const struct ib_uverbs_attr *uattr, u16 len)
 /* PTR_OUT, and the size/placement part of PTR_IN and ENUM_IN. */
 static int uverbs_parse_ptr(struct uverbs_call *call,
 			    const struct uverbs_attr_spec *spec,
-			    const struct ib_uverbs_attr *uattr,
+			    const struct ovb_ioctl_attr *uattr,
 			    struct uverbs_attr *e, bool reserved_is_enum)
 {
 	if (uattr->len < spec->u.ptr.min_len ||
@@ -186,7 +186,7 @@ static int uverbs_parse_ptr(struct uverbs_call *call,
 /* PTR_IN: a longer buffer than the kernel knows must end in zeroes. */
 static int uverbs_parse_ptr_in_spec(struct uverbs_call *call,
 				    const struct uverbs_attr_spec *spec,
-				   const struct ib_uverbs_attr *uattr,
+				   const struct ovb_ioctl_attr *uattr,
 				   struct uverbs_attr *e, bool is_enum)
 {
 	if (uattr->len > spec->u.ptr.len && spec->zero_trailing &&
@@ -197,7 +197,7 @@ static int uverbs_parse_ptr_in_spec(struct uverbs_call *call,
 
 static int uverbs_parse_ptr_in(struct uverbs_call *call,
 			       const struct uverbs_api_attr *api,
-			       const struct ib_uverbs_attr *uattr, u32 bkey)
+			       const struct ovb_ioctl_attr *uattr, u32 bkey)
 {
 	return uverbs_parse_ptr_in_spec(call, &api->spec, uattr,
 					&call->bundle.attrs[bkey], false);
@@ -205,7 +205,7 @@ static int uverbs_parse_ptr_in(struct uverbs_call *call,
 
 static int uverbs_parse_ptr_out(struct uverbs_call *call,
 				const struct uverbs_api_attr *api,
-				const struct ib_uverbs_attr *uattr, u32 bkey)
+				const struct ovb_ioctl_attr *uattr, u32 bkey)
 {
 	return uverbs_parse_ptr(call, &api->spec, uattr,
 				&call->bundle.attrs[bkey], false);
@@ -214,7 +214,7 @@ static int uverbs_parse_ptr_out(struct uverbs_call *call,
 /* ENUM_IN: elem_id picks one of the declared PTR_IN alternatives. */
 static int uverbs_parse_enum_in(struct uverbs_call *call,
 				const struct uverbs_api_attr *api,
-				const struct ib_uverbs_attr *uattr, u32 bkey)
+				const struct ovb_ioctl_attr *uattr, u32 bkey)
 {
 	const struct uverbs_attr_spec *spec = &api->spec;
 	struct uverbs_attr *e = &call->bundle.attrs[bkey];
@@ -234,7 +234,7 @@ static int uverbs_parse_enum_in(struct uverbs_call *call,
 /* IDR and FD: look the object up (or begin a new one) and lock it. */
 static int uverbs_parse_obj(struct uverbs_call *call,
 			    const struct uverbs_api_attr *api,
-			    const struct ib_uverbs_attr *uattr, u32 bkey)
+			    const struct ovb_ioctl_attr *uattr, u32 bkey)
 {
 	struct uverbs_obj_attr *o = &call->bundle.attrs[bkey].obj_attr;
 	const struct uverbs_attr_spec *spec = &api->spec;
@@ -262,7 +262,7 @@ static int uverbs_parse_obj(struct uverbs_call *call,
 
 static int uverbs_parse_raw_fd(struct uverbs_call *call,
 			       const struct uverbs_api_attr *api,
-			       const struct ib_uverbs_attr *uattr, u32 bkey)
+			       const struct ovb_ioctl_attr *uattr, u32 bkey)
 {
 	if (uattr->attr_data.reserved || uattr->len ||
 	    uattr->data_s64 < INT_MIN || uattr->data_s64 > INT_MAX)
@@ -300,7 +300,7 @@ static u32 idrs_lookup(struct ib_uobject **uobjs, const u32 *ids, u32 n,
 /* IDRS_ARRAY: an array of u32 handles, each looked up and locked. */
 static int uverbs_parse_idrs_array(struct uverbs_call *call,
 				   const struct uverbs_api_attr *api,
-				   const struct ib_uverbs_attr *uattr, u32 bkey)
+				   const struct ovb_ioctl_attr *uattr, u32 bkey)
 {
 	const struct uverbs_attr_spec *spec = &api->spec;
 	struct uverbs_objs_arr_attr *arr = &call->bundle.attrs[bkey].objs_arr_attr;
@@ -335,7 +335,7 @@ static int uverbs_parse_idrs_array(struct uverbs_call *call,
 
 typedef int (*uverbs_attr_parser)(struct uverbs_call *call,
 				  const struct uverbs_api_attr *api,
-				  const struct ib_uverbs_attr *uattr, u32 bkey);
+				  const struct ovb_ioctl_attr *uattr, u32 bkey);
 
 static const uverbs_attr_parser uverbs_attr_parsers[] = {
 	[UVERBS_ATTR_TYPE_PTR_IN] = uverbs_parse_ptr_in,
@@ -360,7 +360,7 @@ static const struct uverbs_api_attr *uverbs_call_attr(struct uverbs_call *call,
 }
 
 static int uverbs_call_set_attr(struct uverbs_call *call,
-				const struct ib_uverbs_attr *uattr)
+				const struct ovb_ioctl_attr *uattr)
 {
 	u32 attr_key = uapi_key_attr(uattr->attr_id);
 	const struct uverbs_api_attr *api = uverbs_call_attr(call, attr_key);
@@ -369,7 +369,7 @@ static int uverbs_call_set_attr(struct uverbs_call *call,
 
 	/* An attribute this kernel does not know is fine unless mandatory. */
 	if (!api)
-		return uattr->flags & UVERBS_ATTR_F_MANDATORY ?
+		return uattr->flags & OVB_ATTR_F_MANDATORY ?
 			-EPROTONOSUPPORT : 0;
 	if (test_bit(bkey, call->bundle.attr_present))
 		return -EINVAL;
@@ -467,7 +467,7 @@ static int uverbs_call_run(struct uverbs_call *call, u16 num_attrs)
 
 	if (method->has_udata)
 		uverbs_fill_udata(bundle, &bundle->driver_udata,
-				  UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT);
+				  OVB_ATTR_UHW_IN, OVB_ATTR_UHW_OUT);
 	else
 		bundle->driver_udata = (struct ib_udata){};
 
@@ -475,7 +475,7 @@ static int uverbs_call_run(struct uverbs_call *call, u16 num_attrs)
 
 	/* Drivers write UHW_OUT directly; assume they did. */
 	if (!ret && method->has_udata) {
-		out = uverbs_attr_get(bundle, UVERBS_ATTR_UHW_OUT);
+		out = uverbs_attr_get(bundle, OVB_ATTR_UHW_OUT);
 		if (!IS_ERR(out))
 			ret = uverbs_mark_output(bundle, out);
 	}
@@ -518,8 +518,8 @@ static void uverbs_call_finish(struct uverbs_call *call, bool commit)
 }
 
 static int uverbs_call_method(struct ib_uverbs_file *ufile,
-			      const struct ib_uverbs_ioctl_hdr *hdr,
-			      struct ib_uverbs_attr __user *user_attrs)
+			      const struct ovb_ioctl_hdr *hdr,
+			      struct ovb_ioctl_attr __user *user_attrs)
 {
 	u64 onstack[UVERBS_CALL_ONSTACK / sizeof(u64)] __uninitialized;
 	struct uverbs_api *uapi = ufile->device->uapi;
@@ -569,7 +569,7 @@ MODULE_PARM_DESC(ioctl_abi, "serve the ioctl() ABI (RDMA_VERBS_IOCTL; default on
  * The header's own rules: its length is exactly the attributes it counts,
  * at most a page (EINVAL); reserved fields are zero (EPROTONOSUPPORT).
  */
-static int ioctl_hdr_errno(const struct ib_uverbs_ioctl_hdr *hdr)
+static int ioctl_hdr_errno(const struct ovb_ioctl_hdr *hdr)
 {
 	size_t expected = struct_size(hdr, attrs, hdr->num_attrs);
 
@@ -581,13 +581,13 @@ static int ioctl_hdr_errno(const struct ib_uverbs_ioctl_hdr *hdr)
 long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	struct ib_uverbs_file *ufile = filp->private_data;
-	struct ib_uverbs_ioctl_hdr __user *uhdr = (void __user *)arg;
+	struct ovb_ioctl_hdr __user *uhdr = (void __user *)arg;
 	struct srcu_struct *unplug = &ufile->device->disassociate_srcu;
-	struct ib_uverbs_ioctl_hdr hdr;
+	struct ovb_ioctl_hdr hdr;
 	int srcu_key;
 	long ret;
 
-	if (cmd != RDMA_VERBS_IOCTL || !READ_ONCE(ioctl_abi))
+	if (cmd != OVB_VERBS_IOCTL || !READ_ONCE(ioctl_abi))
 		return -ENOIOCTLCMD;
 	if (copy_from_user(&hdr, uhdr, sizeof(hdr)))
 		return -EFAULT;
@@ -651,7 +651,7 @@ EXPORT_SYMBOL(uverbs_get_flags32);
 /*
  * @size bytes of @from into an output attribute's buffer, truncated to
  * it; with @zero_tail a longer buffer is zeroed past @size first.  The
- * output is marked valid (UVERBS_ATTR_F_VALID_OUTPUT) once written.
+ * output is marked valid (OVB_ATTR_F_VALID_OUTPUT) once written.
  */
 static int uverbs_write_output(const struct uverbs_attr_bundle *bundle,
 			       size_t idx, const void *from, size_t size,

@@ -166,7 +166,7 @@ static int uverbs_mcast_cmd(struct uverbs_attr_bundle *attrs, bool attach)
 
 	BUILD_BUG_ON(sizeof(struct ovb_attach_mcast_req) !=
 		     sizeof(struct ovb_detach_mcast_req));
-	qp = uverbs_req_get_read(attrs, &cmd, sizeof(cmd), UVERBS_OBJECT_QP,
+	qp = uverbs_req_get_read(attrs, &cmd, sizeof(cmd), OVB_OBJECT_QP,
 				 &cmd.qp_handle);
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
@@ -214,7 +214,7 @@ void ib_uverbs_detach_umcast(struct ib_qp *qp, struct ib_uqp_object *uobj)
 
 /* Part of the QP object's chain (qp.c). */
 const struct uapi_definition uverbs_def_qp_mcast[] = {
-	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_QP),
+	DECLARE_UVERBS_OBJECT(OVB_OBJECT_QP),
 	UVERBS_DECLARE_WRITE(OVB_CMD_ATTACH_MCAST, uverbs_attach_mcast,
 			     UVERBS_IN(struct ovb_attach_mcast_req)),
 	UAPI_DEF_METHOD_NEEDS_FN(attach_mcast),

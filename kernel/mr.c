@@ -43,7 +43,7 @@ static struct ib_mr *uverbs_mr_register(struct uverbs_newobj *n,
 
 	if (ret)
 		return ERR_PTR(ret);
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, n->attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd->pd_handle, n->attrs);
 	if (IS_ERR(pd))
 		return ERR_CAST(pd);
 	mr = pd->device->ops.reg_user_mr(pd, cmd->start, cmd->length,
@@ -68,7 +68,7 @@ static int uverbs_reg_mr(struct uverbs_attr_bundle *attrs)
 
 	if (!ret && !mr_offsets_match(cmd.start, cmd.hca_va))
 		ret = -EINVAL;
-	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_MR, attrs, 0);
+	ret = ret ?: uverbs_newobj_begin(&n, OVB_OBJECT_MR, attrs, 0);
 	if (ret)
 		return ret;
 	mr = uverbs_mr_register(&n, &cmd);
@@ -138,7 +138,7 @@ static int rereg_lock(struct uverbs_attr_bundle *attrs,
 	struct ib_mr *mr;
 	int ret = 0;
 
-	uobj = uobj_get_write(UVERBS_OBJECT_MR, cmd->mr_handle, attrs);
+	uobj = uobj_get_write(OVB_OBJECT_MR, cmd->mr_handle, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	locks->uobj = uobj;
@@ -151,7 +151,7 @@ static int rereg_lock(struct uverbs_attr_bundle *attrs,
 	if (ret || !(cmd->flags & IB_MR_REREG_PD))
 		return ret;
 
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd->pd_handle, attrs);
 	if (IS_ERR(pd))
 		return PTR_ERR(pd);
 	/* Moving to the PD it is already in is no PD change. */
@@ -192,7 +192,7 @@ static int rereg_apply(struct uverbs_attr_bundle *attrs,
 	struct ib_pd *pd = locks->new_pd ?: mr->pd;
 	struct uverbs_newobj n;
 	/* The driver may build a new MR; it needs a uobject ready for it. */
-	int ret = uverbs_newobj_begin(&n, UVERBS_OBJECT_MR, attrs, 0);
+	int ret = uverbs_newobj_begin(&n, OVB_OBJECT_MR, attrs, 0);
 
 	if (ret)
 		return ret;
@@ -231,7 +231,7 @@ static int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 }
 
 static const struct uverbs_destroy_cmd uverbs_dereg_mr_cmd = {
-	UVERBS_DESTROY_CMD(UVERBS_OBJECT_MR, struct ovb_dereg_mr_req, mr_handle),
+	UVERBS_DESTROY_CMD(OVB_OBJECT_MR, struct ovb_dereg_mr_req, mr_handle),
 };
 
 static int uverbs_dereg_mr(struct uverbs_attr_bundle *attrs)
@@ -255,7 +255,7 @@ const struct uverbs_obj_idr_type uverbs_mr_type = {
 
 /* The MR object: its write() commands here, its ioctl methods in mr_ioctl.c. */
 const struct uapi_definition uverbs_def_obj_mr[] = {
-	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_MR),
+	DECLARE_UVERBS_OBJECT(OVB_OBJECT_MR),
 	UAPI_DEF_OBJ_NEEDS_FN(dereg_mr),
 	UVERBS_DECLARE_WRITE(OVB_CMD_REG_MR, uverbs_reg_mr,
 			     UVERBS_IN_OUT_UDATA(struct ovb_reg_mr_req, struct ovb_reg_mr_resp)),

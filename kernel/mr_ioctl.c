@@ -14,27 +14,27 @@
 
 /* QUERY_MR's mandatory outputs, straight from ib_core's MR. */
 static const struct uverbs_attr_field uverbs_query_mr_out[] = {
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_QUERY_MR_RESP_LKEY, struct ib_mr, lkey),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_QUERY_MR_RESP_RKEY, struct ib_mr, rkey),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_QUERY_MR_RESP_LENGTH, struct ib_mr, length),
+	UVERBS_ATTR_FIELD(OVB_ATTR_QUERY_MR_RESP_LKEY, struct ib_mr, lkey),
+	UVERBS_ATTR_FIELD(OVB_ATTR_QUERY_MR_RESP_RKEY, struct ib_mr, rkey),
+	UVERBS_ATTR_FIELD(OVB_ATTR_QUERY_MR_RESP_LENGTH, struct ib_mr, length),
 };
 
-static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_MR)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_QUERY_MR)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_mr *mr = uverbs_attr_get_obj(attrs, UVERBS_ATTR_QUERY_MR_HANDLE);
+	struct ib_mr *mr = uverbs_attr_get_obj(attrs, OVB_ATTR_QUERY_MR_HANDLE);
 	int ret = uverbs_copy_fields_out(attrs, mr, uverbs_query_mr_out,
 					 ARRAY_SIZE(uverbs_query_mr_out));
 
 	/* The IOVA is optional: only a failed copy of it counts. */
 	if (!ret)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_MR_RESP_IOVA,
+		ret = uverbs_copy_to(attrs, OVB_ATTR_QUERY_MR_RESP_IOVA,
 				     &mr->iova, sizeof(mr->iova));
 	return IS_UVERBS_COPY_ERR(ret) ? ret : 0;
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_ADVISE_MR)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_ADVISE_MR)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_pd *pd = uverbs_attr_get_obj(attrs, UVERBS_ATTR_ADVISE_MR_PD_HANDLE);
+	struct ib_pd *pd = uverbs_attr_get_obj(attrs, OVB_ATTR_ADVISE_MR_PD_HANDLE);
 	enum ib_uverbs_advise_mr_advice advice;
 	int nsge, ret = -EOPNOTSUPP;
 	struct ib_sge *sges;
@@ -42,18 +42,18 @@ static int UVERBS_HANDLER(UVERBS_METHOD_ADVISE_MR)(struct uverbs_attr_bundle *at
 
 	if (pd->device->ops.advise_mr)
 		ret = uverbs_get_const(&advice, attrs,
-				       UVERBS_ATTR_ADVISE_MR_ADVICE) ?:
+				       OVB_ATTR_ADVISE_MR_ADVICE) ?:
 		      uverbs_get_flags32(&flags, attrs,
-					 UVERBS_ATTR_ADVISE_MR_FLAGS,
-					 IB_UVERBS_ADVISE_MR_FLAG_FLUSH);
+					 OVB_ATTR_ADVISE_MR_FLAGS,
+					 OVB_ADVISE_MR_FLAG_FLUSH);
 	if (ret)
 		return ret;
-	/* struct ib_uverbs_sge and struct ib_sge share their layout */
-	nsge = uverbs_attr_ptr_get_array_size(attrs, UVERBS_ATTR_ADVISE_MR_SGE_LIST,
+	/* struct ovb_sge and struct ib_sge share their layout */
+	nsge = uverbs_attr_ptr_get_array_size(attrs, OVB_ATTR_ADVISE_MR_SGE_LIST,
 					      sizeof(struct ib_sge));
 	if (nsge <= 0)
 		return nsge;
-	sges = uverbs_attr_get_alloced_ptr(attrs, UVERBS_ATTR_ADVISE_MR_SGE_LIST);
+	sges = uverbs_attr_get_alloced_ptr(attrs, OVB_ATTR_ADVISE_MR_SGE_LIST);
 	return pd->device->ops.advise_mr(pd, advice, flags, sges, nsge, attrs);
 }
 
@@ -68,17 +68,17 @@ static int mr_copy_keys(struct uverbs_attr_bundle *attrs, struct ib_mr *mr,
 }
 
 static const struct uverbs_attr_field uverbs_dm_mr_in[] = {
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_REG_DM_MR_OFFSET, struct ib_dm_mr_attr,
+	UVERBS_ATTR_FIELD(OVB_ATTR_REG_DM_MR_OFFSET, struct ib_dm_mr_attr,
 			  offset),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_REG_DM_MR_LENGTH, struct ib_dm_mr_attr,
+	UVERBS_ATTR_FIELD(OVB_ATTR_REG_DM_MR_LENGTH, struct ib_dm_mr_attr,
 			  length),
 };
 
-static int UVERBS_HANDLER(UVERBS_METHOD_DM_MR_REG)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_DM_MR_REG)(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, UVERBS_ATTR_REG_DM_MR_HANDLE);
-	struct ib_dm *dm = uverbs_attr_get_obj(attrs, UVERBS_ATTR_REG_DM_MR_DM_HANDLE);
-	struct ib_pd *pd = uverbs_attr_get_obj(attrs, UVERBS_ATTR_REG_DM_MR_PD_HANDLE);
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, OVB_ATTR_REG_DM_MR_HANDLE);
+	struct ib_dm *dm = uverbs_attr_get_obj(attrs, OVB_ATTR_REG_DM_MR_DM_HANDLE);
+	struct ib_pd *pd = uverbs_attr_get_obj(attrs, OVB_ATTR_REG_DM_MR_PD_HANDLE);
 	struct ib_dm_mr_attr mr_attr = {};
 	struct ib_mr *mr;
 	int ret;
@@ -88,7 +88,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_DM_MR_REG)(struct uverbs_attr_bundle *at
 	ret = uverbs_copy_fields(attrs, &mr_attr, uverbs_dm_mr_in,
 				 ARRAY_SIZE(uverbs_dm_mr_in)) ?:
 	      uverbs_get_flags32(&mr_attr.access_flags, attrs,
-				 UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS,
+				 OVB_ATTR_REG_DM_MR_ACCESS_FLAGS,
 				 IB_ACCESS_SUPPORTED);
 	if (ret)
 		return ret;
@@ -110,9 +110,9 @@ static int UVERBS_HANDLER(UVERBS_METHOD_DM_MR_REG)(struct uverbs_attr_bundle *at
 	mr->dm = dm;
 	atomic_inc(&dm->usecnt);
 	uobj->object = mr;
-	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_REG_DM_MR_HANDLE);
-	return mr_copy_keys(attrs, mr, UVERBS_ATTR_REG_DM_MR_RESP_LKEY,
-			    UVERBS_ATTR_REG_DM_MR_RESP_RKEY);
+	uverbs_finalize_uobj_create(attrs, OVB_ATTR_REG_DM_MR_HANDLE);
+	return mr_copy_keys(attrs, mr, OVB_ATTR_REG_DM_MR_RESP_LKEY,
+			    OVB_ATTR_REG_DM_MR_RESP_RKEY);
 }
 
 /* The access rights an MR over a dma-buf may have. */
@@ -120,11 +120,11 @@ static int UVERBS_HANDLER(UVERBS_METHOD_DM_MR_REG)(struct uverbs_attr_bundle *at
 			  IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC | \
 			  IB_ACCESS_RELAXED_ORDERING)
 
-static int UVERBS_HANDLER(UVERBS_METHOD_REG_DMABUF_MR)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_REG_DMABUF_MR)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs,
-							  UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
-	struct ib_pd *pd = uverbs_attr_get_obj(attrs, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE);
+							  OVB_ATTR_REG_DMABUF_MR_HANDLE);
+	struct ib_pd *pd = uverbs_attr_get_obj(attrs, OVB_ATTR_REG_DMABUF_MR_PD_HANDLE);
 	u64 offset, length, iova;
 	u32 fd, access;
 	struct ib_mr *mr;
@@ -132,21 +132,21 @@ static int UVERBS_HANDLER(UVERBS_METHOD_REG_DMABUF_MR)(struct uverbs_attr_bundle
 
 	if (!pd->device->ops.reg_user_mr_dmabuf)
 		return -EOPNOTSUPP;
-	ret = uverbs_copy_from(&offset, attrs, UVERBS_ATTR_REG_DMABUF_MR_OFFSET);
+	ret = uverbs_copy_from(&offset, attrs, OVB_ATTR_REG_DMABUF_MR_OFFSET);
 	if (!ret)
 		ret = uverbs_copy_from(&length, attrs,
-				       UVERBS_ATTR_REG_DMABUF_MR_LENGTH);
+				       OVB_ATTR_REG_DMABUF_MR_LENGTH);
 	if (!ret)
-		ret = uverbs_copy_from(&iova, attrs, UVERBS_ATTR_REG_DMABUF_MR_IOVA);
+		ret = uverbs_copy_from(&iova, attrs, OVB_ATTR_REG_DMABUF_MR_IOVA);
 	if (ret)
 		return ret;
 	/* As for REG_MR: the HCA maps pages, offset and IOVA must agree. */
 	if ((offset & ~PAGE_MASK) != (iova & ~PAGE_MASK))
 		return -EINVAL;
-	ret = uverbs_copy_from(&fd, attrs, UVERBS_ATTR_REG_DMABUF_MR_FD);
+	ret = uverbs_copy_from(&fd, attrs, OVB_ATTR_REG_DMABUF_MR_FD);
 	if (!ret)
 		ret = uverbs_get_flags32(&access, attrs,
-					 UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+					 OVB_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
 					 DMABUF_MR_ACCESS);
 	if (!ret)
 		ret = ib_check_mr_access(pd->device, access);
@@ -159,87 +159,87 @@ static int UVERBS_HANDLER(UVERBS_METHOD_REG_DMABUF_MR)(struct uverbs_attr_bundle
 		return PTR_ERR(mr);
 	uverbs_mr_init(mr, pd, uobj);
 	uobj->object = mr;
-	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
-	return mr_copy_keys(attrs, mr, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
-			    UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY);
+	uverbs_finalize_uobj_create(attrs, OVB_ATTR_REG_DMABUF_MR_HANDLE);
+	return mr_copy_keys(attrs, mr, OVB_ATTR_REG_DMABUF_MR_RESP_LKEY,
+			    OVB_ATTR_REG_DMABUF_MR_RESP_RKEY);
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_MR,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_QUERY_MR_HANDLE, UVERBS_OBJECT_MR,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_QUERY_MR,
+			    UVERBS_ATTR_IDR(OVB_ATTR_QUERY_MR_HANDLE, OVB_OBJECT_MR,
 					    UVERBS_ACCESS_READ, UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_MR_RESP_RKEY,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_MR_RESP_RKEY,
 						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_MR_RESP_LKEY,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_MR_RESP_LKEY,
 						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_MR_RESP_LENGTH,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_MR_RESP_LENGTH,
 						UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_MR_RESP_IOVA,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_MR_RESP_IOVA,
 						UVERBS_ATTR_TYPE(u64), UA_OPTIONAL));
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_ADVISE_MR,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_ADVISE_MR_PD_HANDLE, UVERBS_OBJECT_PD,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_ADVISE_MR,
+			    UVERBS_ATTR_IDR(OVB_ATTR_ADVISE_MR_PD_HANDLE, OVB_OBJECT_PD,
 					    UVERBS_ACCESS_READ, UA_MANDATORY),
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_ADVISE_MR_ADVICE,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_ADVISE_MR_ADVICE,
 						 enum ib_uverbs_advise_mr_advice,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_ADVISE_MR_FLAGS,
-						 enum ib_uverbs_advise_mr_flag, UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_ADVISE_MR_SGE_LIST,
-					       UVERBS_ATTR_MIN_SIZE(sizeof(struct ib_uverbs_sge)),
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_ADVISE_MR_FLAGS,
+						 enum ovb_advise_mr_flag, UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_ADVISE_MR_SGE_LIST,
+					       UVERBS_ATTR_MIN_SIZE(sizeof(struct ovb_sge)),
 					       UA_MANDATORY, UA_ALLOC_AND_COPY));
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_DM_MR_REG,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_REG_DM_MR_HANDLE, UVERBS_OBJECT_MR,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_DM_MR_REG,
+			    UVERBS_ATTR_IDR(OVB_ATTR_REG_DM_MR_HANDLE, OVB_OBJECT_MR,
 					    UVERBS_ACCESS_NEW, UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DM_MR_OFFSET,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_REG_DM_MR_OFFSET,
 					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DM_MR_LENGTH,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_REG_DM_MR_LENGTH,
 					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_REG_DM_MR_PD_HANDLE, UVERBS_OBJECT_PD,
+			    UVERBS_ATTR_IDR(OVB_ATTR_REG_DM_MR_PD_HANDLE, OVB_OBJECT_PD,
 					    UVERBS_ACCESS_READ, UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_REG_DM_MR_ACCESS_FLAGS,
 						 enum ib_access_flags),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_REG_DM_MR_DM_HANDLE, UVERBS_OBJECT_DM,
+			    UVERBS_ATTR_IDR(OVB_ATTR_REG_DM_MR_DM_HANDLE, OVB_OBJECT_DM,
 					    UVERBS_ACCESS_READ, UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_REG_DM_MR_RESP_LKEY,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_REG_DM_MR_RESP_LKEY,
 						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_REG_DM_MR_RESP_RKEY,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_REG_DM_MR_RESP_RKEY,
 						UVERBS_ATTR_TYPE(u32), UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_REG_DMABUF_MR,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, UVERBS_OBJECT_MR,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_REG_DMABUF_MR,
+			    UVERBS_ATTR_IDR(OVB_ATTR_REG_DMABUF_MR_HANDLE, OVB_OBJECT_MR,
 					    UVERBS_ACCESS_NEW, UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE,
-					    UVERBS_OBJECT_PD, UVERBS_ACCESS_READ,
+			    UVERBS_ATTR_IDR(OVB_ATTR_REG_DMABUF_MR_PD_HANDLE,
+					    OVB_OBJECT_PD, UVERBS_ACCESS_READ,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DMABUF_MR_OFFSET,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_REG_DMABUF_MR_OFFSET,
 					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DMABUF_MR_LENGTH,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_REG_DMABUF_MR_LENGTH,
 					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DMABUF_MR_IOVA,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_REG_DMABUF_MR_IOVA,
 					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DMABUF_MR_FD,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_REG_DMABUF_MR_FD,
 					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
 						 enum ib_access_flags),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_REG_DMABUF_MR_RESP_LKEY,
 						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_REG_DMABUF_MR_RESP_RKEY,
 						UVERBS_ATTR_TYPE(u32), UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MR_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, UVERBS_OBJECT_MR,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_MR_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_MR_HANDLE, OVB_OBJECT_MR,
 						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_MR, uverbs_mr_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_ADVISE_MR),
-			    &UVERBS_METHOD(UVERBS_METHOD_DM_MR_REG),
-			    &UVERBS_METHOD(UVERBS_METHOD_MR_DESTROY),
-			    &UVERBS_METHOD(UVERBS_METHOD_QUERY_MR),
-			    &UVERBS_METHOD(UVERBS_METHOD_REG_DMABUF_MR));
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_MR, uverbs_mr_type.type,
+			    &UVERBS_METHOD(OVB_METHOD_ADVISE_MR),
+			    &UVERBS_METHOD(OVB_METHOD_DM_MR_REG),
+			    &UVERBS_METHOD(OVB_METHOD_MR_DESTROY),
+			    &UVERBS_METHOD(OVB_METHOD_QUERY_MR),
+			    &UVERBS_METHOD(OVB_METHOD_REG_DMABUF_MR));
 
 /* Part of the MR object's chain (mr.c). */
 const struct uapi_definition uverbs_def_mr_ioctl[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MR),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_MR),
 	{ }
 };

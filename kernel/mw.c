@@ -46,10 +46,10 @@ static int uverbs_alloc_mw(struct uverbs_attr_bundle *attrs)
 	struct ib_mw *mw;
 	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_MW, attrs, 0);
+	ret = ret ?: uverbs_newobj_begin(&n, OVB_OBJECT_MW, attrs, 0);
 	if (ret)
 		return ret;
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd.pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd.pd_handle, attrs);
 	if (IS_ERR(pd))
 		return uverbs_newobj_cancel(&n, PTR_ERR(pd));
 	mw = uverbs_mw_make(&n, pd, cmd.mw_type);
@@ -65,7 +65,7 @@ static int uverbs_alloc_mw(struct uverbs_attr_bundle *attrs)
 }
 
 static const struct uverbs_destroy_cmd uverbs_dealloc_mw_cmd_cmd = {
-	UVERBS_DESTROY_CMD(UVERBS_OBJECT_MW, struct ovb_dealloc_mw_req, mw_handle),
+	UVERBS_DESTROY_CMD(OVB_OBJECT_MW, struct ovb_dealloc_mw_req, mw_handle),
 };
 
 static int uverbs_dealloc_mw_cmd(struct uverbs_attr_bundle *attrs)
@@ -100,18 +100,18 @@ const struct uverbs_obj_idr_type uverbs_mw_type = {
 	.destroy_object = uverbs_free_mw,
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MW_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MW_HANDLE,
-						    UVERBS_OBJECT_MW,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_MW_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_MW_HANDLE,
+						    OVB_OBJECT_MW,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_MW,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_MW,
 			    uverbs_mw_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_MW_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_MW_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_mw[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MW),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_MW),
 	UAPI_DEF_OBJ_NEEDS_FN(dealloc_mw),
 	UVERBS_DECLARE_WRITE(OVB_CMD_ALLOC_MW, uverbs_alloc_mw,
 			     UVERBS_IN_OUT_UDATA(struct ovb_alloc_mw_req,

@@ -35,7 +35,7 @@ static int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 	struct ib_pd *pd;
 	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_PD, attrs, 0);
+	ret = ret ?: uverbs_newobj_begin(&n, OVB_OBJECT_PD, attrs, 0);
 	if (ret)
 		return ret;
 	pd = uverbs_pd_shell(&n);
@@ -53,7 +53,7 @@ static int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 }
 
 static const struct uverbs_destroy_cmd uverbs_dealloc_pd_cmd = {
-	UVERBS_DESTROY_CMD(UVERBS_OBJECT_PD, struct ovb_dealloc_pd_req, pd_handle),
+	UVERBS_DESTROY_CMD(OVB_OBJECT_PD, struct ovb_dealloc_pd_req, pd_handle),
 };
 
 static int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs)
@@ -79,18 +79,18 @@ const struct uverbs_obj_idr_type uverbs_pd_type = {
 	.destroy_object = uverbs_free_pd,
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_PD_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_PD_HANDLE,
-						    UVERBS_OBJECT_PD,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_PD_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_PD_HANDLE,
+						    OVB_OBJECT_PD,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_PD,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_PD,
 			    uverbs_pd_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_PD_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_PD_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_pd[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_PD),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_PD),
 	UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd),
 	UVERBS_DECLARE_WRITE(OVB_CMD_ALLOC_PD, uverbs_alloc_pd,
 			     UVERBS_IN_OUT_UDATA(struct ovb_alloc_pd_req,

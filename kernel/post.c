@@ -127,7 +127,7 @@ static int uverbs_fill_send_wr(struct ib_send_wr *wr,
 	if (is_ud) {
 		struct ib_ud_wr *ud = container_of(wr, struct ib_ud_wr, wr);
 
-		ud->ah = uobj_get_obj_read(ah, UVERBS_OBJECT_AH, uwr->wr.ud.ah,
+		ud->ah = uobj_get_obj_read(ah, OVB_OBJECT_AH, uwr->wr.ud.ah,
 					   attrs);
 		if (IS_ERR(ud->ah))
 			return PTR_ERR(ud->ah);
@@ -291,7 +291,7 @@ static int uverbs_post_send(struct uverbs_attr_bundle *attrs)
 		return -ENOMEM;
 	}
 
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
+	qp = uobj_get_obj_read(qp, OVB_OBJECT_QP, cmd.qp_handle, attrs);
 	if (IS_ERR(qp)) {
 		ret = PTR_ERR(qp);
 		goto out;
@@ -430,7 +430,7 @@ static int uverbs_post_recv(struct uverbs_attr_bundle *attrs)
 	if (IS_ERR(chain))
 		return PTR_ERR(chain);
 
-	qp = uobj_get_obj_read(qp, UVERBS_OBJECT_QP, cmd.qp_handle, attrs);
+	qp = uobj_get_obj_read(qp, OVB_OBJECT_QP, cmd.qp_handle, attrs);
 	if (IS_ERR(qp)) {
 		uverbs_free_recv_wrs(chain);
 		return PTR_ERR(qp);
@@ -461,7 +461,7 @@ static int uverbs_post_srq_recv(struct uverbs_attr_bundle *attrs)
 	if (IS_ERR(chain))
 		return PTR_ERR(chain);
 
-	srq = uobj_get_obj_read(srq, UVERBS_OBJECT_SRQ, cmd.srq_handle, attrs);
+	srq = uobj_get_obj_read(srq, OVB_OBJECT_SRQ, cmd.srq_handle, attrs);
 	if (IS_ERR(srq)) {
 		uverbs_free_recv_wrs(chain);
 		return PTR_ERR(srq);
@@ -477,14 +477,14 @@ static int uverbs_post_srq_recv(struct uverbs_attr_bundle *attrs)
  * object and needs what that object needs (srq.c).
  */
 const struct uapi_definition uverbs_def_qp_post[] = {
-	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_QP),
+	DECLARE_UVERBS_OBJECT(OVB_OBJECT_QP),
 	UVERBS_DECLARE_WRITE(OVB_CMD_POST_SEND, uverbs_post_send,
 			     UVERBS_IN_OUT(struct ovb_post_send_req, struct ovb_post_send_resp)),
 	UAPI_DEF_METHOD_NEEDS_FN(post_send),
 	UVERBS_DECLARE_WRITE(OVB_CMD_POST_RECV, uverbs_post_recv,
 			     UVERBS_IN_OUT(struct ovb_post_recv_req, struct ovb_post_recv_resp)),
 	UAPI_DEF_METHOD_NEEDS_FN(post_recv),
-	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_SRQ),
+	DECLARE_UVERBS_OBJECT(OVB_OBJECT_SRQ),
 	UVERBS_DECLARE_WRITE(OVB_CMD_POST_SRQ_RECV, uverbs_post_srq_recv,
 			     UVERBS_IN_OUT(struct ovb_post_srq_recv_req,
 					   struct ovb_post_srq_recv_resp)),

@@ -68,7 +68,7 @@ static void uverbs_qp_put_deps(struct uverbs_qp_deps *deps)
 static int uverbs_qp_get_xrcd(u32 handle, struct uverbs_qp_deps *deps,
 			      struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj = uobj_get_read(UVERBS_OBJECT_XRCD, handle,
+	struct ib_uobject *uobj = uobj_get_read(OVB_OBJECT_XRCD, handle,
 						attrs);
 
 	if (IS_ERR(uobj))
@@ -97,7 +97,7 @@ static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 		if (cmd->is_srq) {
 			struct ib_srq *srq;
 
-			srq = uobj_get_obj_read(srq, UVERBS_OBJECT_SRQ,
+			srq = uobj_get_obj_read(srq, OVB_OBJECT_SRQ,
 						cmd->srq_handle, attrs);
 			if (IS_ERR(srq))
 				return PTR_ERR(srq);
@@ -107,7 +107,7 @@ static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 		}
 		if (!deps->ind_tbl &&
 		    cmd->recv_cq_handle != cmd->send_cq_handle) {
-			cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ,
+			cq = uobj_get_obj_read(cq, OVB_OBJECT_CQ,
 					       cmd->recv_cq_handle, attrs);
 			if (IS_ERR(cq))
 				return PTR_ERR(cq);
@@ -116,7 +116,7 @@ static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 	}
 
 	if (has_sq) {
-		cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ,
+		cq = uobj_get_obj_read(cq, OVB_OBJECT_CQ,
 				       cmd->send_cq_handle, attrs);
 		if (IS_ERR(cq))
 			return PTR_ERR(cq);
@@ -125,7 +125,7 @@ static int uverbs_qp_get_queues(struct ovb_ex_create_qp_req *cmd,
 	if (!deps->ind_tbl && cmd->qp_type != IB_QPT_XRC_INI && !deps->rcq)
 		deps->rcq = deps->scq;
 
-	deps->pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle,
+	deps->pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd->pd_handle,
 				     attrs);
 	if (IS_ERR(deps->pd)) {
 		int ret = PTR_ERR(deps->pd);
@@ -145,7 +145,7 @@ static int uverbs_qp_get_deps(struct ovb_ex_create_qp_req *cmd,
 	if (cmd->comp_mask & OVB_CREATE_QP_MASK_IND_TABLE) {
 		struct ib_rwq_ind_table *tbl;
 
-		tbl = uobj_get_obj_read(rwq_ind_table, UVERBS_OBJECT_RWQ_IND_TBL,
+		tbl = uobj_get_obj_read(rwq_ind_table, OVB_OBJECT_RWQ_IND_TBL,
 					cmd->rwq_ind_tbl_handle, attrs);
 		if (IS_ERR(tbl))
 			return PTR_ERR(tbl);
@@ -270,7 +270,7 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	struct ib_qp *qp;
 	int ret = uverbs_qp_check_type(cmd->qp_type);
 
-	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_QP, attrs,
+	ret = ret ?: uverbs_newobj_begin(&n, OVB_OBJECT_QP, attrs,
 					 cmd->user_handle);
 	if (ret)
 		return ret;
@@ -386,7 +386,7 @@ static int uverbs_open_qp(struct uverbs_attr_bundle *attrs)
 	struct ib_qp *qp;
 	int ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 
-	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_QP, attrs,
+	ret = ret ?: uverbs_newobj_begin(&n, OVB_OBJECT_QP, attrs,
 					 cmd.user_handle);
 	if (ret)
 		return ret;
@@ -476,7 +476,7 @@ static int uverbs_query_qp(struct uverbs_attr_bundle *attrs)
 	int ret = -ENOMEM;
 
 	qp = buf ? uverbs_req_get_read(attrs, &cmd, sizeof(cmd),
-				       UVERBS_OBJECT_QP, &cmd.qp_handle) :
+				       OVB_OBJECT_QP, &cmd.qp_handle) :
 		   ERR_PTR(-ENOMEM);
 	if (!IS_ERR(qp)) {
 		ret = ib_query_qp(qp, &buf->attr, cmd.attr_mask, &buf->init);
@@ -675,7 +675,7 @@ static int uverbs_modify_qp_common(struct uverbs_attr_bundle *attrs,
 				   struct ovb_ex_modify_qp_req *cmd)
 {
 	struct ib_qp_attr *attr = kzalloc(sizeof(*attr), GFP_KERNEL);
-	struct ib_qp *qp = attr ? uobj_get_obj_read(qp, UVERBS_OBJECT_QP,
+	struct ib_qp *qp = attr ? uobj_get_obj_read(qp, OVB_OBJECT_QP,
 						    cmd->base.qp_handle,
 						    attrs) :
 				  ERR_PTR(-ENOMEM);
@@ -729,7 +729,7 @@ static int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 }
 
 static const struct uverbs_destroy_cmd uverbs_qp_destroy = {
-	.object_id = UVERBS_OBJECT_QP,
+	.object_id = OVB_OBJECT_QP,
 	.req_len = sizeof(struct ovb_destroy_qp_req),
 	.handle_offset = offsetof(struct ovb_destroy_qp_req, qp_handle),
 	.resp_len = sizeof(struct ovb_destroy_qp_resp),
@@ -793,7 +793,7 @@ const struct uverbs_obj_idr_type uverbs_qp_type = {
  * object, so it needs what that object needs (xrcd.c), not destroy_qp.
  */
 const struct uapi_definition uverbs_def_obj_qp[] = {
-	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_QP),
+	DECLARE_UVERBS_OBJECT(OVB_OBJECT_QP),
 	UAPI_DEF_OBJ_NEEDS_FN(destroy_qp),
 	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_QP, uverbs_create_qp,
 			     UVERBS_IN_OUT_UDATA(struct ovb_create_qp_req,
@@ -817,7 +817,7 @@ const struct uapi_definition uverbs_def_obj_qp[] = {
 					      offsetofend(struct ovb_ex_modify_qp_resp,
 							  response_length))),
 	UAPI_DEF_METHOD_NEEDS_FN(modify_qp),
-	DECLARE_UVERBS_OBJECT(UVERBS_OBJECT_XRCD),
+	DECLARE_UVERBS_OBJECT(OVB_OBJECT_XRCD),
 	UVERBS_DECLARE_WRITE(OVB_CMD_OPEN_QP, uverbs_open_qp,
 			     UVERBS_IN_OUT_UDATA(struct ovb_open_qp_req,
 						 struct ovb_create_qp_resp)),

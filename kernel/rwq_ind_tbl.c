@@ -58,7 +58,7 @@ static int uverbs_get_wqs(struct uverbs_attr_bundle *attrs,
 		goto out;
 	}
 	for (; got < n; got++) {
-		struct ib_wq *wq = uobj_get_obj_read(wq, UVERBS_OBJECT_WQ,
+		struct ib_wq *wq = uobj_get_obj_read(wq, OVB_OBJECT_WQ,
 						     handles[got], attrs);
 
 		if (IS_ERR(wq)) {
@@ -132,7 +132,7 @@ static int uverbs_ex_create_rwq_ind_tbl(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	ret = uverbs_newobj_begin(&n, UVERBS_OBJECT_RWQ_IND_TBL, attrs, 0);
+	ret = uverbs_newobj_begin(&n, OVB_OBJECT_RWQ_IND_TBL, attrs, 0);
 	if (!ret) {
 		tbl = uverbs_rwq_tbl_make(&n, wqs, cmd.log_ind_tbl_size);
 		if (IS_ERR(tbl))
@@ -161,7 +161,7 @@ static int uverbs_rwq_tbl_destroy_check(const void *req)
 }
 
 static const struct uverbs_destroy_cmd uverbs_rwq_tbl_destroy = {
-	UVERBS_DESTROY_CMD(UVERBS_OBJECT_RWQ_IND_TBL,
+	UVERBS_DESTROY_CMD(OVB_OBJECT_RWQ_IND_TBL,
 			   struct ovb_ex_destroy_rwq_ind_table_req,
 			   ind_tbl_handle),
 	.check = uverbs_rwq_tbl_destroy_check,
@@ -198,18 +198,18 @@ const struct uverbs_obj_idr_type uverbs_rwq_ind_tbl_type = {
 	.destroy_object = uverbs_free_rwq_ind_tbl,
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
-						    UVERBS_OBJECT_RWQ_IND_TBL,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_RWQ_IND_TBL_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
+						    OVB_OBJECT_RWQ_IND_TBL,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_RWQ_IND_TBL,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_RWQ_IND_TBL,
 			    uverbs_rwq_ind_tbl_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_RWQ_IND_TBL_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_RWQ_IND_TBL_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_rwq_ind_tbl[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_RWQ_IND_TBL),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_RWQ_IND_TBL),
 	UAPI_DEF_OBJ_NEEDS_FN(destroy_rwq_ind_table),
 	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_CREATE_RWQ_IND_TBL, uverbs_ex_create_rwq_ind_tbl,
 				UVERBS_EX_MIN(offsetofend(struct ovb_ex_create_rwq_ind_table_req,

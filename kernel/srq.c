@@ -15,7 +15,7 @@ static struct ib_srq *uverbs_srq_req_get(struct uverbs_attr_bundle *attrs,
 					 void *req, size_t len,
 					 const u32 *handle)
 {
-	return uverbs_req_get_read(attrs, req, len, UVERBS_OBJECT_SRQ, handle);
+	return uverbs_req_get_read(attrs, req, len, OVB_OBJECT_SRQ, handle);
 }
 
 static void uverbs_srq_put(struct ib_srq *srq)
@@ -59,7 +59,7 @@ static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 	if (cmd->srq_type == IB_SRQT_XRC) {
 		struct ib_uobject *uobj;
 
-		uobj = uobj_get_read(UVERBS_OBJECT_XRCD, cmd->xrcd_handle,
+		uobj = uobj_get_read(OVB_OBJECT_XRCD, cmd->xrcd_handle,
 				     attrs);
 		if (IS_ERR(uobj))
 			return -EINVAL;
@@ -71,7 +71,7 @@ static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 	}
 
 	if (ib_srq_has_cq(cmd->srq_type)) {
-		cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, cmd->cq_handle,
+		cq = uobj_get_obj_read(cq, OVB_OBJECT_CQ, cmd->cq_handle,
 				       attrs);
 		if (IS_ERR(cq))
 			return PTR_ERR(cq);
@@ -79,7 +79,7 @@ static int uverbs_srq_get_deps(const struct ovb_create_xsrq_req *cmd,
 		init->ext.cq = cq;
 	}
 
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd->pd_handle, attrs);
 	if (IS_ERR(pd))
 		return PTR_ERR(pd);
 	deps->pd = pd;
@@ -125,7 +125,7 @@ static int uverbs_create_xsrq_common(struct uverbs_attr_bundle *attrs,
 	struct ib_usrq_object *usrq;
 	struct uverbs_newobj n;
 	struct ib_srq *srq;
-	int ret = uverbs_newobj_begin(&n, UVERBS_OBJECT_SRQ, attrs,
+	int ret = uverbs_newobj_begin(&n, OVB_OBJECT_SRQ, attrs,
 				      cmd->user_handle);
 
 	if (ret)
@@ -226,7 +226,7 @@ static int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 }
 
 static const struct uverbs_destroy_cmd uverbs_srq_destroy = {
-	.object_id = UVERBS_OBJECT_SRQ,
+	.object_id = OVB_OBJECT_SRQ,
 	.req_len = sizeof(struct ovb_destroy_srq_req),
 	.handle_offset = offsetof(struct ovb_destroy_srq_req, srq_handle),
 	.resp_len = sizeof(struct ovb_destroy_srq_resp),
@@ -275,21 +275,21 @@ static int uverbs_srq_type_deps(struct uverbs_attr_bundle *attrs,
 {
 	if (ib_srq_has_cq(init->srq_type)) {
 		init->ext.cq = uverbs_attr_get_obj(attrs,
-						   UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE);
+						   OVB_ATTR_CREATE_SRQ_CQ_HANDLE);
 		if (IS_ERR(init->ext.cq))
 			return PTR_ERR(init->ext.cq);
 	}
 	switch (init->srq_type) {
 	case IB_SRQT_XRC:
 		*xrcd_uobj = uverbs_attr_get_uobject(attrs,
-						     UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE);
+						     OVB_ATTR_CREATE_SRQ_XRCD_HANDLE);
 		if (IS_ERR(*xrcd_uobj))
 			return PTR_ERR(*xrcd_uobj);
 		init->ext.xrc.xrcd = (*xrcd_uobj)->object;
 		return init->ext.xrc.xrcd ? 0 : -EINVAL;
 	case IB_SRQT_TM:
 		return uverbs_copy_from(&init->ext.tag_matching.max_num_tags,
-					attrs, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS);
+					attrs, OVB_ATTR_CREATE_SRQ_MAX_NUM_TAGS);
 	case IB_SRQT_BASIC:
 		return 0;
 	default:
@@ -304,39 +304,39 @@ struct uverbs_srq_create_args {
 
 /* The mandatory sizes and the user handle, in the order 6.1 reads them. */
 static const struct uverbs_attr_field uverbs_srq_create_in[] = {
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_SRQ_MAX_SGE,
 			  struct uverbs_srq_create_args, init.attr.max_sge),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_MAX_WR,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_SRQ_MAX_WR,
 			  struct uverbs_srq_create_args, init.attr.max_wr),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_LIMIT,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_SRQ_LIMIT,
 			  struct uverbs_srq_create_args, init.attr.srq_limit),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_SRQ_USER_HANDLE,
 			  struct uverbs_srq_create_args, user_handle),
 };
 
 /* The driver may have rounded the sizes up. */
 static const struct uverbs_attr_field uverbs_srq_create_out[] = {
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_SRQ_RESP_MAX_WR,
 			  struct ib_srq_init_attr, attr.max_wr),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_SRQ_RESP_MAX_SGE,
 			  struct ib_srq_init_attr, attr.max_sge),
 };
 
-static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_CREATE_SRQ_HANDLE);
 	struct ib_usrq_object *usrq =
 		container_of(uobj, struct ib_usrq_object, uevent.uobject);
 	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
-					       UVERBS_ATTR_CREATE_SRQ_PD_HANDLE);
+					       OVB_ATTR_CREATE_SRQ_PD_HANDLE);
 	struct uverbs_srq_create_args in = {};
 	struct ib_uobject *xrcd_uobj = NULL;
 	struct ib_srq *srq;
 	int ret = uverbs_copy_fields(attrs, &in, uverbs_srq_create_in,
 				     ARRAY_SIZE(uverbs_srq_create_in)) ?:
 		  uverbs_get_const(&in.init.srq_type, attrs,
-				   UVERBS_ATTR_CREATE_SRQ_TYPE) ?:
+				   OVB_ATTR_CREATE_SRQ_TYPE) ?:
 		  uverbs_srq_type_deps(attrs, &in.init, &xrcd_uobj);
 
 	if (ret)
@@ -348,100 +348,100 @@ static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *a
 
 	srq = uverbs_srq_create_hw(usrq, pd, &in.init, attrs,
 				   uverbs_async_event_attr(attrs,
-							   UVERBS_ATTR_CREATE_SRQ_EVENT_FD));
+							   OVB_ATTR_CREATE_SRQ_EVENT_FD));
 	if (IS_ERR(srq)) {
 		uverbs_xrcd_drop(usrq->uxrcd);
 		return PTR_ERR(srq);
 	}
-	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+	uverbs_finalize_uobj_create(attrs, OVB_ATTR_CREATE_SRQ_HANDLE);
 
 	ret = uverbs_copy_fields_out(attrs, &in.init, uverbs_srq_create_out,
 				     ARRAY_SIZE(uverbs_srq_create_out));
 	if (!ret && in.init.srq_type == IB_SRQT_XRC)
-		ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+		ret = uverbs_copy_to(attrs, OVB_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 				     &srq->ext.xrc.srq_num,
 				     sizeof(srq->ext.xrc.srq_num));
 	return ret;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_CREATE,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_HANDLE,
-					    UVERBS_OBJECT_SRQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_SRQ_CREATE,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_SRQ_HANDLE,
+					    OVB_OBJECT_SRQ,
 					    UVERBS_ACCESS_NEW,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE,
-					    UVERBS_OBJECT_PD,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_SRQ_PD_HANDLE,
+					    OVB_OBJECT_PD,
 					    UVERBS_ACCESS_READ,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_CREATE_SRQ_TYPE,
-						 enum ib_uverbs_srq_type,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_CREATE_SRQ_TYPE,
+						 enum ovb_srq_type,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_USER_HANDLE,
 					       UVERBS_ATTR_TYPE(u64),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_WR,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_MAX_WR,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_MAX_SGE,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_LIMIT,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_LIMIT,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE,
-					    UVERBS_OBJECT_XRCD,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_SRQ_XRCD_HANDLE,
+					    OVB_OBJECT_XRCD,
 					    UVERBS_ACCESS_READ,
 					    UA_OPTIONAL),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE,
-					    UVERBS_OBJECT_CQ,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_SRQ_CQ_HANDLE,
+					    OVB_OBJECT_CQ,
 					    UVERBS_ACCESS_READ,
 					    UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_OPTIONAL),
-			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_SRQ_EVENT_FD,
-					   UVERBS_OBJECT_ASYNC_EVENT,
+			    UVERBS_ATTR_FD(OVB_ATTR_CREATE_SRQ_EVENT_FD,
+					   OVB_OBJECT_ASYNC_EVENT,
 					   UVERBS_ACCESS_READ,
 					   UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_SRQ_RESP_MAX_WR,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_SRQ_RESP_MAX_SGE,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 						UVERBS_ATTR_TYPE(u32),
 						UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
 /* The object is gone already; its event counters are still readable. */
-static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_destroy_srq_resp resp = {};
 
 	uverbs_report_uevents(uverbs_attr_get_uobject(attrs,
-						      UVERBS_ATTR_DESTROY_SRQ_HANDLE),
+						      OVB_ATTR_DESTROY_SRQ_HANDLE),
 			      attrs, &resp.events_reported);
-	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp,
+	return uverbs_copy_to(attrs, OVB_ATTR_DESTROY_SRQ_RESP, &resp,
 			      sizeof(resp));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_DESTROY,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_SRQ_HANDLE,
-					    UVERBS_OBJECT_SRQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_SRQ_DESTROY,
+			    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_SRQ_HANDLE,
+					    OVB_OBJECT_SRQ,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_SRQ_RESP,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_DESTROY_SRQ_RESP,
 						UVERBS_ATTR_TYPE(struct ovb_destroy_srq_resp),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_SRQ, uverbs_srq_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_CREATE),
-			    &UVERBS_METHOD(UVERBS_METHOD_SRQ_DESTROY));
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_SRQ, uverbs_srq_type.type,
+			    &UVERBS_METHOD(OVB_METHOD_SRQ_CREATE),
+			    &UVERBS_METHOD(OVB_METHOD_SRQ_DESTROY));
 
 /* POST_SRQ_RECV is declared with the other posts (post.c). */
 const struct uapi_definition uverbs_def_obj_srq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_SRQ),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_SRQ),
 	UAPI_DEF_OBJ_NEEDS_FN(destroy_srq),
 	UVERBS_DECLARE_WRITE(OVB_CMD_CREATE_SRQ, uverbs_create_srq,
 			     UVERBS_IN_OUT_UDATA(struct ovb_create_srq_req,

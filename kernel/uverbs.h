@@ -27,11 +27,14 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_umem.h>
 /*
- * The write() ABI is decoded with our own uapi/ names; the kernel's header
- * stays for the types ib_core's exported prototypes use (ib_marshall.h).
+ * Both ABIs, write() and ioctl(), are spelled with our own uapi/ names; the
+ * kernel's header stays for the types ib_core's exported prototypes use
+ * (ib_marshall.h).  See Documentation/uapi.md for the other places upstream
+ * names stay: the uverbs_ioctl.h framework and ib_core's own types.
  */
 #include <rdma/ib_user_verbs.h>
 #include <openverbs/uverbs-abi.h>
+#include <openverbs/ioctl-abi.h>
 #include <rdma/uverbs_std_types.h>
 #include <rdma/uverbs_ioctl.h>
 
@@ -249,7 +252,7 @@ extern struct ib_client uverbs_client;
  * commands, each followed by what it needs besides
  * (UAPI_DEF_METHOD_NEEDS_FN()):
  *
- *	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_PD),
+ *	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_PD),
  *	UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd),
  *	UVERBS_DECLARE_WRITE(OVB_CMD_ALLOC_PD, uverbs_alloc_pd,
  *			     UVERBS_IN_OUT_UDATA(struct ovb_alloc_pd_req,
@@ -489,10 +492,10 @@ static inline void uverbs_init_udata(struct ib_udata *udata,
  */
 static inline u32 uverbs_port_cap_flags(const struct ib_port_attr *attr)
 {
-	u32 flags = attr->port_cap_flags & ~(u32)IB_UVERBS_PCF_IP_BASED_GIDS;
+	u32 flags = attr->port_cap_flags & ~(u32)OVB_PCF_IP_BASED_GIDS;
 
 	if (attr->ip_gids)
-		flags |= IB_UVERBS_PCF_IP_BASED_GIDS;
+		flags |= OVB_PCF_IP_BASED_GIDS;
 	return flags;
 }
 

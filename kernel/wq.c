@@ -59,10 +59,10 @@ static struct ib_wq *uverbs_wq_create_cmd(struct ib_uwq_object *uwq,
 	struct ib_cq *cq;
 	struct ib_wq *wq;
 
-	pd = uobj_get_obj_read(pd, UVERBS_OBJECT_PD, cmd->pd_handle, attrs);
+	pd = uobj_get_obj_read(pd, OVB_OBJECT_PD, cmd->pd_handle, attrs);
 	if (IS_ERR(pd))
 		return ERR_CAST(pd);
-	cq = uobj_get_obj_read(cq, UVERBS_OBJECT_CQ, cmd->cq_handle, attrs);
+	cq = uobj_get_obj_read(cq, OVB_OBJECT_CQ, cmd->cq_handle, attrs);
 	wq = IS_ERR(cq) ? ERR_CAST(cq) :
 			  uverbs_wq_create_hw(uwq, pd, cq, init, attrs,
 					      uverbs_default_async_event(attrs->ufile));
@@ -85,7 +85,7 @@ static int uverbs_ex_create_wq(struct uverbs_attr_bundle *attrs)
 
 	if (!ret && cmd.comp_mask)
 		ret = -EOPNOTSUPP;
-	ret = ret ?: uverbs_newobj_begin(&n, UVERBS_OBJECT_WQ, attrs,
+	ret = ret ?: uverbs_newobj_begin(&n, OVB_OBJECT_WQ, attrs,
 					 cmd.user_handle);
 	if (ret)
 		return ret;
@@ -129,7 +129,7 @@ static void uverbs_wq_destroy_report(struct ib_uobject *uobj,
 }
 
 static const struct uverbs_destroy_cmd uverbs_wq_destroy = {
-	.object_id = UVERBS_OBJECT_WQ,
+	.object_id = OVB_OBJECT_WQ,
 	.req_len = sizeof(struct ovb_ex_destroy_wq_req),
 	.handle_offset = offsetof(struct ovb_ex_destroy_wq_req, wq_handle),
 	.resp_len = sizeof(struct ovb_ex_destroy_wq_resp),
@@ -185,7 +185,7 @@ static int uverbs_ex_modify_wq(struct uverbs_attr_bundle *attrs)
 		ret = -EINVAL;
 	if (ret)
 		return ret;
-	wq = uobj_get_obj_read(wq, UVERBS_OBJECT_WQ, cmd.wq_handle, attrs);
+	wq = uobj_get_obj_read(wq, OVB_OBJECT_WQ, cmd.wq_handle, attrs);
 	if (IS_ERR(wq))
 		return PTR_ERR(wq);
 	ret = uverbs_wq_modify_attr(&cmd, wq, &attr) ?:
@@ -220,9 +220,9 @@ const struct uverbs_obj_idr_type uverbs_wq_type = {
 /* ---------------------------------------------------- the ioctl methods */
 
 #define UVERBS_WQ_IOCTL_CREATE_FLAGS					\
-	(IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING |				\
-	 IB_UVERBS_WQ_FLAGS_SCATTER_FCS | IB_UVERBS_WQ_FLAGS_DELAY_DROP | \
-	 IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING)
+	(OVB_WQ_FLAGS_CVLAN_STRIPPING |				\
+	 OVB_WQ_FLAGS_SCATTER_FCS | OVB_WQ_FLAGS_DELAY_DROP | \
+	 OVB_WQ_FLAGS_PCI_WRITE_END_PADDING)
 
 struct uverbs_wq_create_args {
 	struct ib_wq_init_attr init;
@@ -231,41 +231,41 @@ struct uverbs_wq_create_args {
 
 /* After the flags, in the order 6.1 reads them. */
 static const struct uverbs_attr_field uverbs_wq_create_in[] = {
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_MAX_SGE,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_WQ_MAX_SGE,
 			  struct uverbs_wq_create_args, init.max_sge),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_MAX_WR,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_WQ_MAX_WR,
 			  struct uverbs_wq_create_args, init.max_wr),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_USER_HANDLE,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_WQ_USER_HANDLE,
 			  struct uverbs_wq_create_args, user_handle),
 };
 
 /* The driver may have rounded the sizes up. */
 static const struct uverbs_attr_field uverbs_wq_create_out[] = {
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_WQ_RESP_MAX_WR,
 			  struct ib_wq_init_attr, max_wr),
-	UVERBS_ATTR_FIELD(UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,
+	UVERBS_ATTR_FIELD(OVB_ATTR_CREATE_WQ_RESP_MAX_SGE,
 			  struct ib_wq_init_attr, max_sge),
 };
 
-static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_WQ_HANDLE);
+		uverbs_attr_get_uobject(attrs, OVB_ATTR_CREATE_WQ_HANDLE);
 	struct ib_uwq_object *uwq =
 		container_of(uobj, struct ib_uwq_object, uevent.uobject);
 	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
-					       UVERBS_ATTR_CREATE_WQ_PD_HANDLE);
+					       OVB_ATTR_CREATE_WQ_PD_HANDLE);
 	struct ib_cq *cq = uverbs_attr_get_obj(attrs,
-					       UVERBS_ATTR_CREATE_WQ_CQ_HANDLE);
+					       OVB_ATTR_CREATE_WQ_CQ_HANDLE);
 	struct uverbs_wq_create_args in = {};
 	struct ib_wq *wq;
 	int ret = uverbs_get_flags32(&in.init.create_flags, attrs,
-				     UVERBS_ATTR_CREATE_WQ_FLAGS,
+				     OVB_ATTR_CREATE_WQ_FLAGS,
 				     UVERBS_WQ_IOCTL_CREATE_FLAGS) ?:
 		  uverbs_copy_fields(attrs, &in, uverbs_wq_create_in,
 				     ARRAY_SIZE(uverbs_wq_create_in)) ?:
 		  uverbs_get_const(&in.init.wq_type, attrs,
-				   UVERBS_ATTR_CREATE_WQ_TYPE);
+				   OVB_ATTR_CREATE_WQ_TYPE);
 
 	if (!ret && in.init.wq_type != IB_WQT_RQ)
 		ret = -EINVAL;
@@ -278,87 +278,87 @@ static int UVERBS_HANDLER(UVERBS_METHOD_WQ_CREATE)(struct uverbs_attr_bundle *at
 
 	wq = uverbs_wq_create_hw(uwq, pd, cq, &in.init, attrs,
 				 uverbs_async_event_attr(attrs,
-							 UVERBS_ATTR_CREATE_WQ_EVENT_FD));
+							 OVB_ATTR_CREATE_WQ_EVENT_FD));
 	if (IS_ERR(wq))
 		return PTR_ERR(wq);
-	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_WQ_HANDLE);
+	uverbs_finalize_uobj_create(attrs, OVB_ATTR_CREATE_WQ_HANDLE);
 
 	return uverbs_copy_fields_out(attrs, &in.init, uverbs_wq_create_out,
 				      ARRAY_SIZE(uverbs_wq_create_out)) ?:
-	       uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM,
+	       uverbs_copy_to(attrs, OVB_ATTR_CREATE_WQ_RESP_WQ_NUM,
 			      &wq->wq_num, sizeof(wq->wq_num));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_CREATE,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_HANDLE,
-					    UVERBS_OBJECT_WQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_WQ_CREATE,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_WQ_HANDLE,
+					    OVB_OBJECT_WQ,
 					    UVERBS_ACCESS_NEW,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_PD_HANDLE,
-					    UVERBS_OBJECT_PD,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_WQ_PD_HANDLE,
+					    OVB_OBJECT_PD,
 					    UVERBS_ACCESS_READ,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_CREATE_WQ_TYPE,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_CREATE_WQ_TYPE,
 						 enum ib_wq_type,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_USER_HANDLE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_WQ_USER_HANDLE,
 					       UVERBS_ATTR_TYPE(u64),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_MAX_WR,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_WQ_MAX_WR,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_WQ_MAX_SGE,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CREATE_WQ_MAX_SGE,
 					       UVERBS_ATTR_TYPE(u32),
 					       UA_MANDATORY),
-			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_CREATE_WQ_FLAGS,
-						 enum ib_uverbs_wq_flags,
+			    UVERBS_ATTR_FLAGS_IN(OVB_ATTR_CREATE_WQ_FLAGS,
+						 enum ovb_wq_flags,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_WQ_CQ_HANDLE,
-					    UVERBS_OBJECT_CQ,
+			    UVERBS_ATTR_IDR(OVB_ATTR_CREATE_WQ_CQ_HANDLE,
+					    OVB_OBJECT_CQ,
 					    UVERBS_ACCESS_READ,
 					    UA_OPTIONAL),
-			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_WQ_EVENT_FD,
-					   UVERBS_OBJECT_ASYNC_EVENT,
+			    UVERBS_ATTR_FD(OVB_ATTR_CREATE_WQ_EVENT_FD,
+					   OVB_OBJECT_ASYNC_EVENT,
 					   UVERBS_ACCESS_READ,
 					   UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_WQ_RESP_MAX_WR,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_WQ_RESP_MAX_SGE,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CREATE_WQ_RESP_WQ_NUM,
 						UVERBS_ATTR_TYPE(u32),
 						UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
 /* The object is gone already; its event counters are still readable. */
-static int UVERBS_HANDLER(UVERBS_METHOD_WQ_DESTROY)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_WQ_DESTROY)(struct uverbs_attr_bundle *attrs)
 {
 	u32 resp;
 
 	uverbs_report_uevents(uverbs_attr_get_uobject(attrs,
-						      UVERBS_ATTR_DESTROY_WQ_HANDLE),
+						      OVB_ATTR_DESTROY_WQ_HANDLE),
 			      attrs, &resp);
-	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_WQ_RESP, &resp,
+	return uverbs_copy_to(attrs, OVB_ATTR_DESTROY_WQ_RESP, &resp,
 			      sizeof(resp));
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_WQ_DESTROY,
-			    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_WQ_HANDLE,
-					    UVERBS_OBJECT_WQ,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_WQ_DESTROY,
+			    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_WQ_HANDLE,
+					    OVB_OBJECT_WQ,
 					    UVERBS_ACCESS_DESTROY,
 					    UA_MANDATORY),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_DESTROY_WQ_RESP,
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_DESTROY_WQ_RESP,
 						UVERBS_ATTR_TYPE(u32),
 						UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_WQ, uverbs_wq_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_WQ_CREATE),
-			    &UVERBS_METHOD(UVERBS_METHOD_WQ_DESTROY));
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_WQ, uverbs_wq_type.type,
+			    &UVERBS_METHOD(OVB_METHOD_WQ_CREATE),
+			    &UVERBS_METHOD(OVB_METHOD_WQ_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_wq[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_WQ),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_WQ),
 	UAPI_DEF_OBJ_NEEDS_FN(destroy_wq),
 	UVERBS_DECLARE_WRITE_EX(OVB_EX_CMD_CREATE_WQ, uverbs_ex_create_wq,
 				UVERBS_EX_MIN(offsetofend(struct ovb_ex_create_wq_req, max_sge),

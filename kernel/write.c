@@ -264,9 +264,9 @@ int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
  */
 int uverbs_response_written(struct uverbs_attr_bundle *attrs)
 {
-	if (!uverbs_attr_is_valid(attrs, UVERBS_ATTR_CORE_OUT))
+	if (!uverbs_attr_is_valid(attrs, OVB_ATTR_CORE_OUT))
 		return 0;
-	return uverbs_output_written(attrs, UVERBS_ATTR_CORE_OUT);
+	return uverbs_output_written(attrs, OVB_ATTR_CORE_OUT);
 }
 
 /* For _ex responses: how many bytes of the response the kernel filled. */
@@ -329,13 +329,13 @@ static const struct uverbs_api_write_method *
 uverbs_invoked_method(struct uverbs_attr_bundle *attrs)
 {
 	u32 command;
-	int ret = uverbs_get_const(&command, attrs, UVERBS_ATTR_WRITE_CMD);
+	int ret = uverbs_get_const(&command, attrs, OVB_ATTR_WRITE_CMD);
 
 	return ret ? ERR_PTR(ret) :
 		uverbs_find_write_method(attrs->ufile->device->uapi, command);
 }
 
-static int UVERBS_HANDLER(UVERBS_METHOD_INVOKE_WRITE)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVB_METHOD_INVOKE_WRITE)(struct uverbs_attr_bundle *attrs)
 {
 	const struct uverbs_api_write_method *method =
 		uverbs_invoked_method(attrs);
@@ -344,27 +344,27 @@ static int UVERBS_HANDLER(UVERBS_METHOD_INVOKE_WRITE)(struct uverbs_attr_bundle 
 	if (IS_ERR(method))
 		return PTR_ERR(method);
 	/* the core buffers only: driver data travels in UVERBS_ATTR_UHW */
-	uverbs_fill_udata(attrs, &attrs->ucore, UVERBS_ATTR_CORE_IN,
-			  UVERBS_ATTR_CORE_OUT);
+	uverbs_fill_udata(attrs, &attrs->ucore, OVB_ATTR_CORE_IN,
+			  OVB_ATTR_CORE_OUT);
 	/* the fixed request and response must fit, as on write() */
 	fits = attrs->ucore.inlen >= method->req_size &&
 	       attrs->ucore.outlen >= method->resp_size;
 	return fits ? uverbs_call_handler(method, attrs) : -ENOSPC;
 }
 
-DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_INVOKE_WRITE,
-			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_WRITE_CMD, enum ib_uverbs_write_cmds,
+DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_INVOKE_WRITE,
+			    UVERBS_ATTR_CONST_IN(OVB_ATTR_WRITE_CMD, enum ovb_write_cmd,
 						 UA_MANDATORY),
-			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CORE_IN,
+			    UVERBS_ATTR_PTR_IN(OVB_ATTR_CORE_IN,
 					       UVERBS_ATTR_MIN_SIZE(sizeof(u32)), UA_OPTIONAL),
-			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_MIN_SIZE(0),
+			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_CORE_OUT, UVERBS_ATTR_MIN_SIZE(0),
 						UA_OPTIONAL),
 			    UVERBS_ATTR_UHW());
 
-DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DEVICE,
-			      &UVERBS_METHOD(UVERBS_METHOD_INVOKE_WRITE));
+DECLARE_UVERBS_GLOBAL_METHODS(OVB_OBJECT_DEVICE,
+			      &UVERBS_METHOD(OVB_METHOD_INVOKE_WRITE));
 
 const struct uapi_definition uverbs_def_device_write[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_DEVICE),
 	{ }
 };

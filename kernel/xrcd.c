@@ -159,7 +159,7 @@ static int uverbs_open_xrcd(struct uverbs_attr_bundle *attrs)
 		return ret;
 	mutex_lock(tree_mutex);
 	ret = xrcd_lookup(attrs->ufile->device, &cmd, &f, &inode, &xrcd) ?:
-	      uverbs_newobj_begin(&n, UVERBS_OBJECT_XRCD, attrs, 0);
+	      uverbs_newobj_begin(&n, OVB_OBJECT_XRCD, attrs, 0);
 	if (!ret) {
 		ret = xrcd_get_or_make(&n, inode, &xrcd);
 		if (ret)
@@ -177,7 +177,7 @@ static int uverbs_open_xrcd(struct uverbs_attr_bundle *attrs)
 }
 
 static const struct uverbs_destroy_cmd uverbs_close_xrcd_cmd = {
-	UVERBS_DESTROY_CMD(UVERBS_OBJECT_XRCD, struct ovb_close_xrcd_req, xrcd_handle),
+	UVERBS_DESTROY_CMD(OVB_OBJECT_XRCD, struct ovb_close_xrcd_req, xrcd_handle),
 };
 
 static int uverbs_close_xrcd(struct uverbs_attr_bundle *attrs)
@@ -230,15 +230,15 @@ const struct uverbs_obj_idr_type uverbs_xrcd_type = {
 	.destroy_object = uverbs_free_xrcd,
 };
 
-DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_XRCD_DESTROY,
-				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_XRCD_HANDLE,
-						    UVERBS_OBJECT_XRCD,
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(OVB_METHOD_XRCD_DESTROY,
+				    UVERBS_ATTR_IDR(OVB_ATTR_DESTROY_XRCD_HANDLE,
+						    OVB_OBJECT_XRCD,
 						    UVERBS_ACCESS_DESTROY,
 						    UA_MANDATORY));
 
-DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_XRCD,
+DECLARE_UVERBS_NAMED_OBJECT(OVB_OBJECT_XRCD,
 			    uverbs_xrcd_type.type,
-			    &UVERBS_METHOD(UVERBS_METHOD_XRCD_DESTROY));
+			    &UVERBS_METHOD(OVB_METHOD_XRCD_DESTROY));
 
 /*
  * 6.1 states both ops on this object: a device without them has no XRC
@@ -246,7 +246,7 @@ DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_XRCD,
  * among them (declared in qp.c).
  */
 const struct uapi_definition uverbs_def_obj_xrcd[] = {
-	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_XRCD),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVB_OBJECT_XRCD),
 	UAPI_DEF_OBJ_NEEDS_FN(alloc_xrcd),
 	UAPI_DEF_OBJ_NEEDS_FN(dealloc_xrcd),
 	UVERBS_DECLARE_WRITE(OVB_CMD_OPEN_XRCD, uverbs_open_xrcd,

@@ -130,7 +130,7 @@ verbs_context *alloc_context(ibv_device *dev, int cmd_fd)
 	return &ctx->vctx;
 }
 
-// Driver id 0 (RDMA_DRIVER_UNKNOWN) says nothing: match by name.
+// Driver id 0 (OVB_DRIVER_UNKNOWN) says nothing: match by name.
 constexpr ovb_match kMatch[] = {
 	{OVB_MATCH_NAME_PREFIX, 0, OVBTEST_DEVICE_PREFIX},
 	{OVB_MATCH_END, 0, nullptr},

@@ -17,8 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
-#include <rdma/ib_user_ioctl_cmds.h>
-#include <rdma/rdma_user_ioctl.h>
+#include <openverbs/ioctl-abi.h>
 
 #include <openverbs/ovbtest-abi.h>
 
@@ -34,7 +33,7 @@ struct ovbtestdv_chan {
 
 /*
  * One ioctl method call with up to 8 attributes: struct
- * ib_uverbs_ioctl_hdr, whose attrs[] flexible array cannot be followed by
+ * ovb_ioctl_hdr, whose attrs[] flexible array cannot be followed by
  * storage in C++, spelled out.
  */
 struct ovbtestdv_call {
@@ -47,7 +46,7 @@ struct ovbtestdv_call {
 		uint32_t driver_id;
 		uint32_t reserved2;
 	} hdr;
-	struct ib_uverbs_attr attrs[8];
+	struct ovb_ioctl_attr attrs[8];
 };
 
 static inline void ovbtestdv_init(struct ovbtestdv_call *c, uint16_t object,
@@ -56,14 +55,14 @@ static inline void ovbtestdv_init(struct ovbtestdv_call *c, uint16_t object,
 	memset(c, 0, sizeof(*c));
 	c->hdr.object_id = object;
 	c->hdr.method_id = method;
-	c->hdr.driver_id = RDMA_DRIVER_UNKNOWN;
+	c->hdr.driver_id = OVB_DRIVER_UNKNOWN;
 }
 
-static inline struct ib_uverbs_attr *
+static inline struct ovb_ioctl_attr *
 ovbtestdv_attr(struct ovbtestdv_call *c, uint16_t id, uint16_t len,
 	       uint64_t data)
 {
-	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs++];
+	struct ovb_ioctl_attr *a = &c->attrs[c->hdr.num_attrs++];
 
 	a->attr_id = id;
 	a->len = len;
@@ -75,7 +74,7 @@ static inline int ovbtestdv_run(struct ibv_context *ctx,
 				struct ovbtestdv_call *c)
 {
 	c->hdr.length = sizeof(c->hdr) + c->hdr.num_attrs * sizeof(c->attrs[0]);
-	return ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, c) ? errno : 0;
+	return ioctl(ctx->cmd_fd, OVB_VERBS_IOCTL, c) ? errno : 0;
 }
 
 /* The objects alive on the device and the context's mmap offsets. */
@@ -84,7 +83,7 @@ static inline int ovbtestdv_query_device(struct ibv_context *ctx,
 {
 	struct ovbtestdv_call c;
 
-	ovbtestdv_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
+	ovbtestdv_init(&c, OVB_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	ovbtestdv_attr(&c, OVBTEST_ATTR_DEVICE_INFO, sizeof(*info),
 		       (uintptr_t)info);
 	return ovbtestdv_run(ctx, &c);

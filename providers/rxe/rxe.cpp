@@ -6,7 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <rdma/ib_user_ioctl_verbs.h>
+#include <openverbs/ioctl-abi.h>
 
 namespace rxe {
 
@@ -98,7 +98,7 @@ verbs_context *alloc_context(ibv_device *dev, int cmd_fd)
 
 // rdma_rxe reports uverbs ABI 2 (1 is the same layout on 64-bit).
 constexpr ovb_match kMatch[] = {
-	{OVB_MATCH_DRIVER_ID, RDMA_DRIVER_RXE, nullptr},
+	{OVB_MATCH_DRIVER_ID, OVB_DRIVER_RXE, nullptr},
 	{OVB_MATCH_NAME_PREFIX, 0, "rxe"},
 	{OVB_MATCH_END, 0, nullptr},
 };

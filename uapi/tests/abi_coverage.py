@@ -2,17 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Prove that abi_layout_check.c leaves nothing of the upstream headers out.
 
-Reads the system's <rdma/ib_user_verbs.h> and <rdma/rdma_user_rxe.h>, lists
+Reads the system's <rdma/...> headers given (the write() ABI's
+ib_user_verbs.h and rdma_user_rxe.h, the ioctl() ABI's rdma_user_ioctl_cmds.h,
+ib_user_ioctl_cmds.h, ib_user_ioctl_verbs.h and rdma_user_ioctl.h), lists
 every struct/union with every member (members of unnamed nested aggregates
-included, by their access path), every enumerator and every value #define,
+included, by their access path), every named enum, every enumerator and
+every value #define,
 and checks that abi_layout_check.c has a BEGIN_GROUP for each type, a member
 check of the right kind for each member (M for a scalar, A for an array,
 FLEX/FLEXT for a flexible array, MT for a member of a named struct/union
 type, whose upstream type must be the one the header declares, U/UO for an
 unnamed aggregate; MAS, the weaker offset-and-size check for a renamed or
-retyped member, stands in for a scalar, an array or a typed member) and a
-K() check for each constant.  With --ours, it also checks the other way:
-every struct/union of our headers is compared somewhere, and it lists our
+retyped member, stands in for a scalar, an array or a typed member), an
+ENUM() check for each named enum and a K() check for each constant (or a
+NOT_UVERBS() line, for another char device's ioctl numbers that an upstream
+header keeps beside ours; they are listed as TAP comments).  With --ours, it
+also checks the other way: every struct/union of our headers is compared
+somewhere, and it lists our enum names and
 constants that have no upstream counterpart (as TAP comments: they are ours
 to define).  Prints TAP; exits 1 if anything is missing.
 
@@ -62,6 +68,7 @@ class Parser:
         self.types = {}          # name -> [(path, kind)]
         self.order = []
         self.enumerators = []
+        self.enum_tags = []
 
     def peek(self, k=0):
         j = self.i + k
@@ -86,7 +93,7 @@ class Parser:
             elif tok == "enum" and (self.peek(1) == "{" or self.peek(2) == "{"):
                 self.take()
                 if self.peek() != "{":
-                    self.take()
+                    self.enum_tags.append(self.take())
                 self.enum_body()
             else:
                 self.take()
@@ -124,6 +131,19 @@ class Parser:
 
     def member(self, prefix):
         tok = self.peek()
+        if tok == "RDMA_UAPI_PTR":   # RDMA_UAPI_PTR(type, name): a u64
+            self.take()
+            self.take("(")
+            depth, last = 0, None
+            while True:
+                t = self.take()
+                if t == ")" and depth == 0:
+                    break
+                depth += t == "("
+                depth -= t == ")"
+                last = t
+            self.take(";")
+            return [(prefix + last, "scalar")]
         if tok == "__DECLARE_FLEX_ARRAY":
             self.take()
             self.take("(")
@@ -204,7 +224,7 @@ class Parser:
 
 def parse_headers(paths):
     p_all = Parser([])
-    consts = []
+    consts, tags = [], []
     for path in paths:
         text = strip(open(path).read())
         consts += [d for d in defines(text) if not d.endswith("_H")]
@@ -214,7 +234,8 @@ def parse_headers(paths):
             p_all.types[name] = p.types[name]
             p_all.order.append(name)
         consts += p.enumerators
-    return p_all, consts
+        tags += p.enum_tags
+    return p_all, consts, tags
 
 
 # Which check macro may stand for which kind of upstream member.
@@ -227,7 +248,7 @@ ALLOWED = {
     "flex:": ("FLEXT",),
 }
 MACROS = ("BEGIN_GROUP", "END_GROUP", "M", "A", "MT", "U", "UO", "FLEX",
-          "FLEXT", "MAS", "K")
+          "FLEXT", "MAS", "K", "ENUM", "NOT_UVERBS")
 
 
 def norm(text):
@@ -236,10 +257,12 @@ def norm(text):
 
 def parse_check(path):
     """Groups as {upstream type: {upstream member: (macro, args)}}, the
-    our-side types compared, and the upstream constants K() checks."""
+    our-side types compared, the upstream constants K() checks, the enums
+    ENUM() compares ({upstream tag: our tag}) and the NOT_UVERBS() names."""
     text = strip(open(path).read())
     text = re.sub(r"^\s*#[^\n]*$", " ", text, flags=re.M)
     groups, ours_types, consts = {}, set(), set()
+    enums, elsewhere = {}, []
     current = None
     pattern = r"\b(%s)\s*\(([^;]*?)\)\s*;" % "|".join(MACROS)
     for m in re.finditer(pattern, text):
@@ -255,6 +278,10 @@ def parse_check(path):
             current = None
         elif macro == "K":
             consts.add(args[1])
+        elif macro == "ENUM":
+            enums[args[1]] = args[0]
+        elif macro == "NOT_UVERBS":
+            elsewhere.append(args[0])
         elif current is None:
             raise SystemExit("%s outside a group: %s" % (macro, m.group(0)))
         else:
@@ -264,7 +291,7 @@ def parse_check(path):
                 ours_types.add(args[1])
     if current is not None:
         raise SystemExit("%s has no END_GROUP" % current)
-    return groups, ours_types, consts
+    return groups, ours_types, consts, enums, elsewhere
 
 
 def wrong_kind(kind, macro, args):
@@ -285,8 +312,8 @@ def main():
         i = argv.index("--ours")
         argv, ours_headers = argv[:i], argv[i + 1:]
     check, headers = argv[0], argv[1:]
-    upstream, upstream_consts = parse_headers(headers)
-    groups, ours_types, consts = parse_check(check)
+    upstream, upstream_consts, upstream_tags = parse_headers(headers)
+    groups, ours_types, consts, enums, elsewhere = parse_check(check)
     n, failed = 0, 0
 
     def result(ok, text):
@@ -312,19 +339,32 @@ def main():
             result(False, "%s: %s" % (name, "; ".join(problems)))
         else:
             result(True, "%s: all %d members checked" % (name, len(members)))
-    missing = [c for c in upstream_consts if c not in consts]
+    missing = [t for t in upstream_tags if t not in enums]
+    if missing:
+        result(False, "enums unchecked: %s" % ", ".join(missing))
+    else:
+        result(True, "all %d upstream enums checked" % len(upstream_tags))
+    for c in elsewhere:
+        print("# not uverbs ABI, left out: %s" % c)
+    missing = [c for c in upstream_consts
+               if c not in consts and c not in elsewhere]
     if missing:
         result(False, "constants unchecked: %s" % ", ".join(missing))
     else:
-        result(True, "all %d upstream constants checked" % len(upstream_consts))
+        result(True, "all %d upstream constants checked (%d of them not "
+               "uverbs ABI)" % (len(upstream_consts), len(elsewhere)))
     if ours_headers:
-        ours, ours_consts = parse_headers(ours_headers)
+        ours, ours_consts, ours_tags = parse_headers(ours_headers)
         unchecked = [t for t in ours.order if t not in ours_types]
         if unchecked:
             result(False, "types of ours never compared: %s"
                    % ", ".join(unchecked))
         else:
             result(True, "all %d types of ours compared" % len(ours.order))
+        compared = set(enums.values())
+        for t in ours_tags:
+            if t not in compared:     # upstream's enum is unnamed
+                print("# ours only, no upstream counterpart: enum %s" % t)
         checked = set()
         for m in re.finditer(r"\bK\s*\(\s*(\w+)",
                              strip(open(check).read())):

@@ -3,14 +3,17 @@
  * openverbs: prove uapi/openverbs/ layout-identical to the Linux 6.1 headers.
  *
  * This translation unit includes our headers and the system's
- * <rdma/ib_user_verbs.h> and <rdma/rdma_user_rxe.h> side by side (which by
+ * <rdma/ib_user_verbs.h>, <rdma/rdma_user_rxe.h> (the write() ABI) and
+ * <rdma/rdma_user_ioctl.h>, <rdma/ib_user_ioctl_cmds.h>,
+ * <rdma/ib_user_ioctl_verbs.h> (the ioctl() ABI) side by side (which by
  * itself proves that the two sets of names do not clash) and compares them
- * with a table: one group per upstream struct or union, one line per member
- * and one K() per constant.  Every check is a static assertion, so a wrong
- * layout does not build; the same numbers are also compared at run time
- * and printed as TAP, one line per group and per constant, so that a run
- * shows what was proved.  Build with -DOVB_LAYOUT_RUNTIME_ONLY to turn the
- * static assertions off and get every difference listed in one run.
+ * with a table: one group per upstream struct or union, one line per member,
+ * one ENUM() per named enum and one K() per constant.  Every check is a
+ * static assertion, so a wrong layout does not build; the same numbers are
+ * also compared at run time and printed as TAP, one line per group, per
+ * enum and per constant, so that a run shows what was proved.  Build with
+ * -DOVB_LAYOUT_RUNTIME_ONLY to turn the static assertions off and get every
+ * difference listed in one run.
  *
  * Builds as C (gnu11) and as C++20, 64-bit and -m32; it must pass in each.
  * uapi/tests/abi_coverage.py checks that the table leaves no upstream type,
@@ -35,6 +38,12 @@
  *   MAS(om, tm)       ours' om against theirs' tm where the name or the
  *                     declared type differs: offset and size only
  *   K(ours, theirs)   a constant (enumerator or #define): same value
+ *   ENUM(ours, theirs)  enum ours against enum theirs: same size and
+ *                     signedness (the integer type the compiler chose)
+ *   NOT_UVERBS(theirs)  a constant of another char device that an upstream
+ *                     header numbers beside ours (ib_umad's and hfi1's
+ *                     ioctls): not uverbs ABI, left out on purpose; the
+ *                     line only proves the name exists
  */
 
 #ifdef __cplusplus
@@ -52,6 +61,7 @@
 #define __DECLARE_FLEX_ARRAY(type, name)	type name[0]
 #include <cstddef>
 #include <cstdio>
+#include <type_traits>
 #else
 #include <stddef.h>
 #include <stdio.h>
@@ -59,17 +69,24 @@
 
 #include <openverbs/uverbs-abi.h>
 #include <openverbs/rxe-abi.h>
+#include <openverbs/ioctl-abi.h>
 
 #include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_rxe.h>
+#include <rdma/rdma_user_ioctl.h>
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <linux/version.h>
 
 #ifdef __cplusplus
 #define SAME_TYPE(a, b)		__is_same(a, b)
+#define SIGNED_ENUM(t)		\
+	std::is_signed<std::underlying_type<t>::type>::value
 #define ALIGN_OF(t)		alignof(t)
 #define STATIC_CHECK(c, msg)	static_assert(c, msg)
 #else
 #define SAME_TYPE(a, b)		__builtin_types_compatible_p(a, b)
+#define SIGNED_ENUM(t)		(!((t)-1 > (t)0))
 #define ALIGN_OF(t)		_Alignof(t)
 #define STATIC_CHECK(c, msg)	_Static_assert(c, msg)
 #endif
@@ -160,6 +177,22 @@ static void constant(const char *ours, const char *theirs, long long o,
 	printf("\n");
 }
 
+static void enum_type(const char *ours, const char *theirs, size_t o_size,
+		      size_t t_size, int o_signed, int t_signed)
+{
+	int bad = o_size != t_size || o_signed != t_signed;
+
+	tests++;
+	if (bad)
+		failures++;
+	printf("%sok %u - enum %s = enum %s: %zu bytes, %s", bad ? "not " : "",
+	       tests, ours, theirs, o_size, o_signed ? "signed" : "unsigned");
+	if (bad)
+		printf(", upstream %zu bytes, %s", t_size,
+		       t_signed ? "signed" : "unsigned");
+	printf("\n");
+}
+
 /* ---------------------------------------------------------- the macros */
 
 #define OURS(m)		(((ovb_o *)0)->m)
@@ -232,6 +265,16 @@ static void constant(const char *ours, const char *theirs, long long o,
 	STATIC_CHECK((long long)(ours) == (long long)(theirs),		\
 		     #ours " == " #theirs);				\
 	constant(#ours, #theirs, (long long)(ours), (long long)(theirs))
+
+#define ENUM(ours, theirs)						\
+	STATIC_CHECK(sizeof(enum ours) == sizeof(enum theirs),		\
+		     "enum " #ours ": size");				\
+	STATIC_CHECK(SIGNED_ENUM(enum ours) == SIGNED_ENUM(enum theirs), \
+		     "enum " #ours ": signedness");			\
+	enum_type(#ours, #theirs, sizeof(enum ours), sizeof(enum theirs), \
+		  SIGNED_ENUM(enum ours), SIGNED_ENUM(enum theirs))
+
+#define NOT_UVERBS(theirs)	((void)sizeof(theirs))
 
 /* ----------------------------------------------------------- the table */
 
@@ -1039,6 +1082,169 @@ static void structs(void)
 		M(log2_elem_size); M(index_mask); A(pad_1); M(producer_index);
 		A(pad_2); M(consumer_index); A(pad_3); FLEX(data);
 	END_GROUP();
+
+	/* ---- the uverbs ioctl() ABI: <rdma/rdma_user_ioctl_cmds.h> and
+	 * <rdma/ib_user_ioctl_verbs.h>, in their order */
+
+	BEGIN_GROUP(struct, ovb_ioctl_attr, ib_uverbs_attr);
+		M(attr_id); M(len); M(flags); U(attr_data);
+		U(attr_data.enum_data); M(attr_data.enum_data.elem_id);
+		M(attr_data.enum_data.reserved); M(attr_data.reserved);
+		M(data); M(data_s64);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_ioctl_hdr, ib_uverbs_ioctl_hdr);
+		M(length); M(object_id); M(method_id); M(num_attrs);
+		M(reserved1); M(driver_id); M(reserved2);
+		FLEXT(attrs, struct ovb_ioctl_attr, struct ib_uverbs_attr);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_flow_action_esp_keymat_aes_gcm,
+		    ib_uverbs_flow_action_esp_keymat_aes_gcm);
+		M(iv); M(iv_algo); M(salt); M(icv_len); M(key_len); A(aes_key);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_flow_action_esp_replay_bmp,
+		    ib_uverbs_flow_action_esp_replay_bmp);
+		M(size);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_flow_action_esp_encap,
+		    ib_uverbs_flow_action_esp_encap);
+		M(val_ptr); M(next_ptr); M(len); M(type);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_flow_action_esp, ib_uverbs_flow_action_esp);
+		M(spi); M(seq); M(tfc_pad); M(flags); M(hard_limit_pkts);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_query_port_resp_ex,
+		    ib_uverbs_query_port_resp_ex);
+		MT(legacy_resp,
+		   struct ovb_query_port_resp,
+		   struct ib_uverbs_query_port_resp);
+		M(port_cap_flags2); A(reserved);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_qp_cap, ib_uverbs_qp_cap);
+		M(max_send_wr); M(max_recv_wr); M(max_send_sge);
+		M(max_recv_sge); M(max_inline_data);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_gid_entry, ib_uverbs_gid_entry);
+		A(gid); M(gid_index); M(port_num); M(gid_type);
+		M(netdev_ifindex);
+	END_GROUP();
+}
+
+static void enums(void)
+{
+	/* every named enum: the write() ABI's, then the ioctl() ABI's */
+	ENUM(ovb_write_cmd, ib_uverbs_write_cmds);
+	ENUM(ovb_ex_create_cq_flags, ib_uverbs_ex_create_cq_flags);
+	ENUM(ovb_wc_opcode, ib_uverbs_wc_opcode);
+	ENUM(ovb_create_qp_mask, ib_uverbs_create_qp_mask);
+	ENUM(ovb_wr_opcode, ib_uverbs_wr_opcode);
+	ENUM(ovb_device_cap_flags, ib_uverbs_device_cap_flags);
+	ENUM(ovb_raw_packet_caps, ib_uverbs_raw_packet_caps);
+	ENUM(ovb_default_objects, uverbs_default_objects);
+	ENUM(ovb_methods_device, uverbs_methods_device);
+	ENUM(ovb_attrs_invoke_write_cmd_attr_ids,
+	     uverbs_attrs_invoke_write_cmd_attr_ids);
+	ENUM(ovb_attrs_info_handles_id, uverbs_attrs_info_handles_id);
+	ENUM(ovb_attrs_query_port_cmd_attr_ids,
+	     uverbs_attrs_query_port_cmd_attr_ids);
+	ENUM(ovb_attrs_get_context_attr_ids, uverbs_attrs_get_context_attr_ids);
+	ENUM(ovb_attrs_query_context_attr_ids,
+	     uverbs_attrs_query_context_attr_ids);
+	ENUM(ovb_attrs_query_gid_table_cmd_attr_ids,
+	     uverbs_attrs_query_gid_table_cmd_attr_ids);
+	ENUM(ovb_attrs_query_gid_entry_cmd_attr_ids,
+	     uverbs_attrs_query_gid_entry_cmd_attr_ids);
+	ENUM(ovb_method_async_event, uverbs_method_async_event);
+	ENUM(ovb_attrs_async_event_create, uverbs_attrs_async_event_create);
+	ENUM(ovb_methods_pd, uverbs_methods_pd);
+	ENUM(ovb_attrs_pd_destroy_ids, uverbs_attrs_pd_destroy_ids);
+	ENUM(ovb_methods_cq, uverbs_methods_cq);
+	ENUM(ovb_attrs_create_cq_cmd_attr_ids,
+	     uverbs_attrs_create_cq_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_cq_cmd_attr_ids,
+	     uverbs_attrs_destroy_cq_cmd_attr_ids);
+	ENUM(ovb_methods_qp, uverbs_methods_qp);
+	ENUM(ovb_attrs_create_qp_cmd_attr_ids,
+	     uverbs_attrs_create_qp_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_qp_cmd_attr_ids,
+	     uverbs_attrs_destroy_qp_cmd_attr_ids);
+	ENUM(ovb_methods_srq, uverbs_methods_srq);
+	ENUM(ovb_attrs_create_srq_cmd_attr_ids,
+	     uverbs_attrs_create_srq_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_srq_cmd_attr_ids,
+	     uverbs_attrs_destroy_srq_cmd_attr_ids);
+	ENUM(ovb_methods_wq, uverbs_methods_wq);
+	ENUM(ovb_attrs_create_wq_cmd_attr_ids,
+	     uverbs_attrs_create_wq_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_wq_cmd_attr_ids,
+	     uverbs_attrs_destroy_wq_cmd_attr_ids);
+	ENUM(ovb_methods_rwq_ind_tbl, uverbs_methods_rwq_ind_tbl);
+	ENUM(ovb_attrs_rwq_ind_tbl_destroy_ids,
+	     uverbs_attrs_rwq_ind_tbl_destroy_ids);
+	ENUM(ovb_methods_ah, uverbs_methods_ah);
+	ENUM(ovb_attrs_ah_destroy_ids, uverbs_attrs_ah_destroy_ids);
+	ENUM(ovb_methods_mr, uverbs_methods_mr);
+	ENUM(ovb_attrs_reg_dm_mr_cmd_attr_ids,
+	     uverbs_attrs_reg_dm_mr_cmd_attr_ids);
+	ENUM(ovb_attrs_mr_destroy_ids, uverbs_attrs_mr_destroy_ids);
+	ENUM(ovb_attrs_advise_mr_cmd_attr_ids,
+	     uverbs_attrs_advise_mr_cmd_attr_ids);
+	ENUM(ovb_attrs_query_mr_cmd_attr_ids,
+	     uverbs_attrs_query_mr_cmd_attr_ids);
+	ENUM(ovb_attrs_reg_dmabuf_mr_cmd_attr_ids,
+	     uverbs_attrs_reg_dmabuf_mr_cmd_attr_ids);
+	ENUM(ovb_methods_mw, uverbs_methods_mw);
+	ENUM(ovb_attrs_mw_destroy_ids, uverbs_attrs_mw_destroy_ids);
+	ENUM(ovb_methods_xrcd, uverbs_methods_xrcd);
+	ENUM(ovb_attrs_xrcd_destroy_ids, uverbs_attrs_xrcd_destroy_ids);
+	ENUM(ovb_methods_dm, uverbs_methods_dm);
+	ENUM(ovb_attrs_alloc_dm_cmd_attr_ids,
+	     uverbs_attrs_alloc_dm_cmd_attr_ids);
+	ENUM(ovb_attrs_free_dm_cmd_attr_ids, uverbs_attrs_free_dm_cmd_attr_ids);
+	ENUM(ovb_methods_flow, uverbs_methods_flow);
+	ENUM(ovb_attrs_flow_destroy_ids, uverbs_attrs_flow_destroy_ids);
+	ENUM(ovb_methods_actions_flow_action_ops,
+	     uverbs_methods_actions_flow_action_ops);
+	ENUM(ovb_attrs_create_flow_action_esp,
+	     uverbs_attrs_create_flow_action_esp);
+	ENUM(ovb_attrs_modify_flow_action_esp,
+	     uverbs_attrs_modify_flow_action_esp);
+	ENUM(ovb_attrs_destroy_flow_action_esp,
+	     uverbs_attrs_destroy_flow_action_esp);
+	ENUM(ovb_methods_actions_counters_ops,
+	     uverbs_methods_actions_counters_ops);
+	ENUM(ovb_attrs_create_counters_cmd_attr_ids,
+	     uverbs_attrs_create_counters_cmd_attr_ids);
+	ENUM(ovb_attrs_destroy_counters_cmd_attr_ids,
+	     uverbs_attrs_destroy_counters_cmd_attr_ids);
+	ENUM(ovb_attrs_read_counters_cmd_attr_ids,
+	     uverbs_attrs_read_counters_cmd_attr_ids);
+	ENUM(ovb_core_support, ib_uverbs_core_support);
+	ENUM(ovb_access_flags, ib_uverbs_access_flags);
+	ENUM(ovb_srq_type, ib_uverbs_srq_type);
+	ENUM(ovb_wq_type, ib_uverbs_wq_type);
+	ENUM(ovb_wq_flags, ib_uverbs_wq_flags);
+	ENUM(ovb_qp_type, ib_uverbs_qp_type);
+	ENUM(ovb_qp_create_flags, ib_uverbs_qp_create_flags);
+	ENUM(ovb_query_port_cap_flags, ib_uverbs_query_port_cap_flags);
+	ENUM(ovb_query_port_flags, ib_uverbs_query_port_flags);
+	ENUM(ovb_gid_type, ib_uverbs_gid_type);
+	ENUM(ovb_read_counters_flags, ib_uverbs_read_counters_flags);
+	ENUM(ovb_advise_mr_advice, ib_uverbs_advise_mr_advice);
+	ENUM(ovb_advise_mr_flag, ib_uverbs_advise_mr_flag);
+	ENUM(ovb_flow_action_esp_keymat, ib_uverbs_flow_action_esp_keymat);
+	ENUM(ovb_flow_action_esp_keymat_aes_gcm_iv_algo,
+	     ib_uverbs_flow_action_esp_keymat_aes_gcm_iv_algo);
+	ENUM(ovb_flow_action_esp_replay, ib_uverbs_flow_action_esp_replay);
+	ENUM(ovb_flow_action_esp_flags, ib_uverbs_flow_action_esp_flags);
+	ENUM(ovb_driver_id, rdma_driver_id);
 }
 
 static void constants(void)
@@ -1168,11 +1374,374 @@ static void constants(void)
 	K(OVB_RAW_PACKET_CAP_DELAY_DROP, IB_UVERBS_RAW_PACKET_CAP_DELAY_DROP);
 	K(OVB_RXE_NETWORK_TYPE_IPV4, RXE_NETWORK_TYPE_IPV4);
 	K(OVB_RXE_NETWORK_TYPE_IPV6, RXE_NETWORK_TYPE_IPV6);
+
+	/* ---- the ioctl() ABI, in the order of uapi/openverbs/ioctl-abi.h */
+	K(OVB_IOCTL_MAGIC, RDMA_IOCTL_MAGIC);
+	K(OVB_IOCTL_MAGIC, IB_IOCTL_MAGIC);	/* its old name */
+	K(OVB_VERBS_IOCTL, RDMA_VERBS_IOCTL);
+	K(OVB_ID_NS_MASK, UVERBS_ID_NS_MASK);
+	K(OVB_ID_NS_SHIFT, UVERBS_ID_NS_SHIFT);
+	K(OVB_UDATA_DRIVER_DATA_NS, UVERBS_UDATA_DRIVER_DATA_NS);
+	K(OVB_UDATA_DRIVER_DATA_FLAG, UVERBS_UDATA_DRIVER_DATA_FLAG);
+	K(OVB_ACCESS_OPTIONAL_FIRST, IB_UVERBS_ACCESS_OPTIONAL_FIRST);
+	K(OVB_ACCESS_OPTIONAL_LAST, IB_UVERBS_ACCESS_OPTIONAL_LAST);
+	K(OVB_ATTR_F_MANDATORY, UVERBS_ATTR_F_MANDATORY);
+	K(OVB_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_F_VALID_OUTPUT);
+	K(OVB_ATTR_UHW_IN, UVERBS_ATTR_UHW_IN);
+	K(OVB_ATTR_UHW_OUT, UVERBS_ATTR_UHW_OUT);
+	K(OVB_OBJECT_DEVICE, UVERBS_OBJECT_DEVICE);
+	K(OVB_OBJECT_PD, UVERBS_OBJECT_PD);
+	K(OVB_OBJECT_COMP_CHANNEL, UVERBS_OBJECT_COMP_CHANNEL);
+	K(OVB_OBJECT_CQ, UVERBS_OBJECT_CQ);
+	K(OVB_OBJECT_QP, UVERBS_OBJECT_QP);
+	K(OVB_OBJECT_SRQ, UVERBS_OBJECT_SRQ);
+	K(OVB_OBJECT_AH, UVERBS_OBJECT_AH);
+	K(OVB_OBJECT_MR, UVERBS_OBJECT_MR);
+	K(OVB_OBJECT_MW, UVERBS_OBJECT_MW);
+	K(OVB_OBJECT_FLOW, UVERBS_OBJECT_FLOW);
+	K(OVB_OBJECT_XRCD, UVERBS_OBJECT_XRCD);
+	K(OVB_OBJECT_RWQ_IND_TBL, UVERBS_OBJECT_RWQ_IND_TBL);
+	K(OVB_OBJECT_WQ, UVERBS_OBJECT_WQ);
+	K(OVB_OBJECT_FLOW_ACTION, UVERBS_OBJECT_FLOW_ACTION);
+	K(OVB_OBJECT_DM, UVERBS_OBJECT_DM);
+	K(OVB_OBJECT_COUNTERS, UVERBS_OBJECT_COUNTERS);
+	K(OVB_OBJECT_ASYNC_EVENT, UVERBS_OBJECT_ASYNC_EVENT);
+	K(OVB_METHOD_INVOKE_WRITE, UVERBS_METHOD_INVOKE_WRITE);
+	K(OVB_METHOD_INFO_HANDLES, UVERBS_METHOD_INFO_HANDLES);
+	K(OVB_METHOD_QUERY_PORT, UVERBS_METHOD_QUERY_PORT);
+	K(OVB_METHOD_GET_CONTEXT, UVERBS_METHOD_GET_CONTEXT);
+	K(OVB_METHOD_QUERY_CONTEXT, UVERBS_METHOD_QUERY_CONTEXT);
+	K(OVB_METHOD_QUERY_GID_TABLE, UVERBS_METHOD_QUERY_GID_TABLE);
+	K(OVB_METHOD_QUERY_GID_ENTRY, UVERBS_METHOD_QUERY_GID_ENTRY);
+	K(OVB_ATTR_CORE_IN, UVERBS_ATTR_CORE_IN);
+	K(OVB_ATTR_CORE_OUT, UVERBS_ATTR_CORE_OUT);
+	K(OVB_ATTR_WRITE_CMD, UVERBS_ATTR_WRITE_CMD);
+	K(OVB_ATTR_INFO_OBJECT_ID, UVERBS_ATTR_INFO_OBJECT_ID);
+	K(OVB_ATTR_INFO_TOTAL_HANDLES, UVERBS_ATTR_INFO_TOTAL_HANDLES);
+	K(OVB_ATTR_INFO_HANDLES_LIST, UVERBS_ATTR_INFO_HANDLES_LIST);
+	K(OVB_ATTR_QUERY_PORT_PORT_NUM, UVERBS_ATTR_QUERY_PORT_PORT_NUM);
+	K(OVB_ATTR_QUERY_PORT_RESP, UVERBS_ATTR_QUERY_PORT_RESP);
+	K(OVB_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+	  UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS);
+	K(OVB_ATTR_GET_CONTEXT_CORE_SUPPORT,
+	  UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT);
+	K(OVB_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+	  UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS);
+	K(OVB_ATTR_QUERY_CONTEXT_CORE_SUPPORT,
+	  UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT);
+	K(OVB_ATTR_QUERY_GID_TABLE_ENTRY_SIZE,
+	  UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE);
+	K(OVB_ATTR_QUERY_GID_TABLE_FLAGS, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS);
+	K(OVB_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+	  UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
+	K(OVB_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+	  UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES);
+	K(OVB_ATTR_QUERY_GID_ENTRY_PORT, UVERBS_ATTR_QUERY_GID_ENTRY_PORT);
+	K(OVB_ATTR_QUERY_GID_ENTRY_GID_INDEX,
+	  UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX);
+	K(OVB_ATTR_QUERY_GID_ENTRY_FLAGS, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS);
+	K(OVB_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
+	  UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY);
+	K(OVB_METHOD_ASYNC_EVENT_ALLOC, UVERBS_METHOD_ASYNC_EVENT_ALLOC);
+	K(OVB_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE,
+	  UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+	K(OVB_METHOD_PD_DESTROY, UVERBS_METHOD_PD_DESTROY);
+	K(OVB_ATTR_DESTROY_PD_HANDLE, UVERBS_ATTR_DESTROY_PD_HANDLE);
+	K(OVB_METHOD_CQ_CREATE, UVERBS_METHOD_CQ_CREATE);
+	K(OVB_METHOD_CQ_DESTROY, UVERBS_METHOD_CQ_DESTROY);
+	K(OVB_ATTR_CREATE_CQ_HANDLE, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	K(OVB_ATTR_CREATE_CQ_CQE, UVERBS_ATTR_CREATE_CQ_CQE);
+	K(OVB_ATTR_CREATE_CQ_USER_HANDLE, UVERBS_ATTR_CREATE_CQ_USER_HANDLE);
+	K(OVB_ATTR_CREATE_CQ_COMP_CHANNEL, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL);
+	K(OVB_ATTR_CREATE_CQ_COMP_VECTOR, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR);
+	K(OVB_ATTR_CREATE_CQ_FLAGS, UVERBS_ATTR_CREATE_CQ_FLAGS);
+	K(OVB_ATTR_CREATE_CQ_RESP_CQE, UVERBS_ATTR_CREATE_CQ_RESP_CQE);
+	K(OVB_ATTR_CREATE_CQ_EVENT_FD, UVERBS_ATTR_CREATE_CQ_EVENT_FD);
+	K(OVB_ATTR_DESTROY_CQ_HANDLE, UVERBS_ATTR_DESTROY_CQ_HANDLE);
+	K(OVB_ATTR_DESTROY_CQ_RESP, UVERBS_ATTR_DESTROY_CQ_RESP);
+	K(OVB_METHOD_QP_CREATE, UVERBS_METHOD_QP_CREATE);
+	K(OVB_METHOD_QP_DESTROY, UVERBS_METHOD_QP_DESTROY);
+	K(OVB_ATTR_CREATE_QP_HANDLE, UVERBS_ATTR_CREATE_QP_HANDLE);
+	K(OVB_ATTR_CREATE_QP_XRCD_HANDLE, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE);
+	K(OVB_ATTR_CREATE_QP_PD_HANDLE, UVERBS_ATTR_CREATE_QP_PD_HANDLE);
+	K(OVB_ATTR_CREATE_QP_SRQ_HANDLE, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE);
+	K(OVB_ATTR_CREATE_QP_SEND_CQ_HANDLE,
+	  UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE);
+	K(OVB_ATTR_CREATE_QP_RECV_CQ_HANDLE,
+	  UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE);
+	K(OVB_ATTR_CREATE_QP_IND_TABLE_HANDLE,
+	  UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE);
+	K(OVB_ATTR_CREATE_QP_USER_HANDLE, UVERBS_ATTR_CREATE_QP_USER_HANDLE);
+	K(OVB_ATTR_CREATE_QP_CAP, UVERBS_ATTR_CREATE_QP_CAP);
+	K(OVB_ATTR_CREATE_QP_TYPE, UVERBS_ATTR_CREATE_QP_TYPE);
+	K(OVB_ATTR_CREATE_QP_FLAGS, UVERBS_ATTR_CREATE_QP_FLAGS);
+	K(OVB_ATTR_CREATE_QP_SOURCE_QPN, UVERBS_ATTR_CREATE_QP_SOURCE_QPN);
+	K(OVB_ATTR_CREATE_QP_EVENT_FD, UVERBS_ATTR_CREATE_QP_EVENT_FD);
+	K(OVB_ATTR_CREATE_QP_RESP_CAP, UVERBS_ATTR_CREATE_QP_RESP_CAP);
+	K(OVB_ATTR_CREATE_QP_RESP_QP_NUM, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM);
+	K(OVB_ATTR_DESTROY_QP_HANDLE, UVERBS_ATTR_DESTROY_QP_HANDLE);
+	K(OVB_ATTR_DESTROY_QP_RESP, UVERBS_ATTR_DESTROY_QP_RESP);
+	K(OVB_METHOD_SRQ_CREATE, UVERBS_METHOD_SRQ_CREATE);
+	K(OVB_METHOD_SRQ_DESTROY, UVERBS_METHOD_SRQ_DESTROY);
+	K(OVB_ATTR_CREATE_SRQ_HANDLE, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+	K(OVB_ATTR_CREATE_SRQ_PD_HANDLE, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE);
+	K(OVB_ATTR_CREATE_SRQ_XRCD_HANDLE, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE);
+	K(OVB_ATTR_CREATE_SRQ_CQ_HANDLE, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE);
+	K(OVB_ATTR_CREATE_SRQ_USER_HANDLE, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE);
+	K(OVB_ATTR_CREATE_SRQ_MAX_WR, UVERBS_ATTR_CREATE_SRQ_MAX_WR);
+	K(OVB_ATTR_CREATE_SRQ_MAX_SGE, UVERBS_ATTR_CREATE_SRQ_MAX_SGE);
+	K(OVB_ATTR_CREATE_SRQ_LIMIT, UVERBS_ATTR_CREATE_SRQ_LIMIT);
+	K(OVB_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
+	  UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS);
+	K(OVB_ATTR_CREATE_SRQ_TYPE, UVERBS_ATTR_CREATE_SRQ_TYPE);
+	K(OVB_ATTR_CREATE_SRQ_EVENT_FD, UVERBS_ATTR_CREATE_SRQ_EVENT_FD);
+	K(OVB_ATTR_CREATE_SRQ_RESP_MAX_WR, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR);
+	K(OVB_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+	  UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE);
+	K(OVB_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+	  UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM);
+	K(OVB_ATTR_DESTROY_SRQ_HANDLE, UVERBS_ATTR_DESTROY_SRQ_HANDLE);
+	K(OVB_ATTR_DESTROY_SRQ_RESP, UVERBS_ATTR_DESTROY_SRQ_RESP);
+	K(OVB_METHOD_WQ_CREATE, UVERBS_METHOD_WQ_CREATE);
+	K(OVB_METHOD_WQ_DESTROY, UVERBS_METHOD_WQ_DESTROY);
+	K(OVB_ATTR_CREATE_WQ_HANDLE, UVERBS_ATTR_CREATE_WQ_HANDLE);
+	K(OVB_ATTR_CREATE_WQ_PD_HANDLE, UVERBS_ATTR_CREATE_WQ_PD_HANDLE);
+	K(OVB_ATTR_CREATE_WQ_CQ_HANDLE, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE);
+	K(OVB_ATTR_CREATE_WQ_USER_HANDLE, UVERBS_ATTR_CREATE_WQ_USER_HANDLE);
+	K(OVB_ATTR_CREATE_WQ_TYPE, UVERBS_ATTR_CREATE_WQ_TYPE);
+	K(OVB_ATTR_CREATE_WQ_EVENT_FD, UVERBS_ATTR_CREATE_WQ_EVENT_FD);
+	K(OVB_ATTR_CREATE_WQ_MAX_WR, UVERBS_ATTR_CREATE_WQ_MAX_WR);
+	K(OVB_ATTR_CREATE_WQ_MAX_SGE, UVERBS_ATTR_CREATE_WQ_MAX_SGE);
+	K(OVB_ATTR_CREATE_WQ_FLAGS, UVERBS_ATTR_CREATE_WQ_FLAGS);
+	K(OVB_ATTR_CREATE_WQ_RESP_MAX_WR, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR);
+	K(OVB_ATTR_CREATE_WQ_RESP_MAX_SGE, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE);
+	K(OVB_ATTR_CREATE_WQ_RESP_WQ_NUM, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM);
+	K(OVB_ATTR_DESTROY_WQ_HANDLE, UVERBS_ATTR_DESTROY_WQ_HANDLE);
+	K(OVB_ATTR_DESTROY_WQ_RESP, UVERBS_ATTR_DESTROY_WQ_RESP);
+	K(OVB_METHOD_RWQ_IND_TBL_DESTROY, UVERBS_METHOD_RWQ_IND_TBL_DESTROY);
+	K(OVB_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
+	  UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE);
+	K(OVB_METHOD_AH_DESTROY, UVERBS_METHOD_AH_DESTROY);
+	K(OVB_ATTR_DESTROY_AH_HANDLE, UVERBS_ATTR_DESTROY_AH_HANDLE);
+	K(OVB_METHOD_DM_MR_REG, UVERBS_METHOD_DM_MR_REG);
+	K(OVB_METHOD_MR_DESTROY, UVERBS_METHOD_MR_DESTROY);
+	K(OVB_METHOD_ADVISE_MR, UVERBS_METHOD_ADVISE_MR);
+	K(OVB_METHOD_QUERY_MR, UVERBS_METHOD_QUERY_MR);
+	K(OVB_METHOD_REG_DMABUF_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	K(OVB_ATTR_REG_DM_MR_HANDLE, UVERBS_ATTR_REG_DM_MR_HANDLE);
+	K(OVB_ATTR_REG_DM_MR_OFFSET, UVERBS_ATTR_REG_DM_MR_OFFSET);
+	K(OVB_ATTR_REG_DM_MR_LENGTH, UVERBS_ATTR_REG_DM_MR_LENGTH);
+	K(OVB_ATTR_REG_DM_MR_PD_HANDLE, UVERBS_ATTR_REG_DM_MR_PD_HANDLE);
+	K(OVB_ATTR_REG_DM_MR_ACCESS_FLAGS, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS);
+	K(OVB_ATTR_REG_DM_MR_DM_HANDLE, UVERBS_ATTR_REG_DM_MR_DM_HANDLE);
+	K(OVB_ATTR_REG_DM_MR_RESP_LKEY, UVERBS_ATTR_REG_DM_MR_RESP_LKEY);
+	K(OVB_ATTR_REG_DM_MR_RESP_RKEY, UVERBS_ATTR_REG_DM_MR_RESP_RKEY);
+	K(OVB_ATTR_DESTROY_MR_HANDLE, UVERBS_ATTR_DESTROY_MR_HANDLE);
+	K(OVB_ATTR_ADVISE_MR_PD_HANDLE, UVERBS_ATTR_ADVISE_MR_PD_HANDLE);
+	K(OVB_ATTR_ADVISE_MR_ADVICE, UVERBS_ATTR_ADVISE_MR_ADVICE);
+	K(OVB_ATTR_ADVISE_MR_FLAGS, UVERBS_ATTR_ADVISE_MR_FLAGS);
+	K(OVB_ATTR_ADVISE_MR_SGE_LIST, UVERBS_ATTR_ADVISE_MR_SGE_LIST);
+	K(OVB_ATTR_QUERY_MR_HANDLE, UVERBS_ATTR_QUERY_MR_HANDLE);
+	K(OVB_ATTR_QUERY_MR_RESP_LKEY, UVERBS_ATTR_QUERY_MR_RESP_LKEY);
+	K(OVB_ATTR_QUERY_MR_RESP_RKEY, UVERBS_ATTR_QUERY_MR_RESP_RKEY);
+	K(OVB_ATTR_QUERY_MR_RESP_LENGTH, UVERBS_ATTR_QUERY_MR_RESP_LENGTH);
+	K(OVB_ATTR_QUERY_MR_RESP_IOVA, UVERBS_ATTR_QUERY_MR_RESP_IOVA);
+	K(OVB_ATTR_REG_DMABUF_MR_HANDLE, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+	K(OVB_ATTR_REG_DMABUF_MR_PD_HANDLE,
+	  UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE);
+	K(OVB_ATTR_REG_DMABUF_MR_OFFSET, UVERBS_ATTR_REG_DMABUF_MR_OFFSET);
+	K(OVB_ATTR_REG_DMABUF_MR_LENGTH, UVERBS_ATTR_REG_DMABUF_MR_LENGTH);
+	K(OVB_ATTR_REG_DMABUF_MR_IOVA, UVERBS_ATTR_REG_DMABUF_MR_IOVA);
+	K(OVB_ATTR_REG_DMABUF_MR_FD, UVERBS_ATTR_REG_DMABUF_MR_FD);
+	K(OVB_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+	  UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS);
+	K(OVB_ATTR_REG_DMABUF_MR_RESP_LKEY,
+	  UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY);
+	K(OVB_ATTR_REG_DMABUF_MR_RESP_RKEY,
+	  UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY);
+	K(OVB_METHOD_MW_DESTROY, UVERBS_METHOD_MW_DESTROY);
+	K(OVB_ATTR_DESTROY_MW_HANDLE, UVERBS_ATTR_DESTROY_MW_HANDLE);
+	K(OVB_METHOD_XRCD_DESTROY, UVERBS_METHOD_XRCD_DESTROY);
+	K(OVB_ATTR_DESTROY_XRCD_HANDLE, UVERBS_ATTR_DESTROY_XRCD_HANDLE);
+	K(OVB_METHOD_DM_ALLOC, UVERBS_METHOD_DM_ALLOC);
+	K(OVB_METHOD_DM_FREE, UVERBS_METHOD_DM_FREE);
+	K(OVB_ATTR_ALLOC_DM_HANDLE, UVERBS_ATTR_ALLOC_DM_HANDLE);
+	K(OVB_ATTR_ALLOC_DM_LENGTH, UVERBS_ATTR_ALLOC_DM_LENGTH);
+	K(OVB_ATTR_ALLOC_DM_ALIGNMENT, UVERBS_ATTR_ALLOC_DM_ALIGNMENT);
+	K(OVB_ATTR_FREE_DM_HANDLE, UVERBS_ATTR_FREE_DM_HANDLE);
+	K(OVB_METHOD_FLOW_DESTROY, UVERBS_METHOD_FLOW_DESTROY);
+	K(OVB_ATTR_DESTROY_FLOW_HANDLE, UVERBS_ATTR_DESTROY_FLOW_HANDLE);
+	K(OVB_METHOD_FLOW_ACTION_ESP_CREATE,
+	  UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
+	K(OVB_METHOD_FLOW_ACTION_DESTROY, UVERBS_METHOD_FLOW_ACTION_DESTROY);
+	K(OVB_METHOD_FLOW_ACTION_ESP_MODIFY,
+	  UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY);
+	K(OVB_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE,
+	  UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
+	K(OVB_ATTR_FLOW_ACTION_ESP_ATTRS, UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS);
+	K(OVB_ATTR_FLOW_ACTION_ESP_ESN, UVERBS_ATTR_FLOW_ACTION_ESP_ESN);
+	K(OVB_ATTR_FLOW_ACTION_ESP_KEYMAT, UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT);
+	K(OVB_ATTR_FLOW_ACTION_ESP_REPLAY, UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY);
+	K(OVB_ATTR_FLOW_ACTION_ESP_ENCAP, UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP);
+	K(OVB_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE,
+	  UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE);
+	K(OVB_ATTR_DESTROY_FLOW_ACTION_HANDLE,
+	  UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE);
+	K(OVB_METHOD_COUNTERS_CREATE, UVERBS_METHOD_COUNTERS_CREATE);
+	K(OVB_METHOD_COUNTERS_DESTROY, UVERBS_METHOD_COUNTERS_DESTROY);
+	K(OVB_METHOD_COUNTERS_READ, UVERBS_METHOD_COUNTERS_READ);
+	K(OVB_ATTR_CREATE_COUNTERS_HANDLE, UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
+	K(OVB_ATTR_DESTROY_COUNTERS_HANDLE,
+	  UVERBS_ATTR_DESTROY_COUNTERS_HANDLE);
+	K(OVB_ATTR_READ_COUNTERS_HANDLE, UVERBS_ATTR_READ_COUNTERS_HANDLE);
+	K(OVB_ATTR_READ_COUNTERS_BUFF, UVERBS_ATTR_READ_COUNTERS_BUFF);
+	K(OVB_ATTR_READ_COUNTERS_FLAGS, UVERBS_ATTR_READ_COUNTERS_FLAGS);
+	K(OVB_CORE_SUPPORT_OPTIONAL_MR_ACCESS,
+	  IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS);
+	K(OVB_ACCESS_LOCAL_WRITE, IB_UVERBS_ACCESS_LOCAL_WRITE);
+	K(OVB_ACCESS_REMOTE_WRITE, IB_UVERBS_ACCESS_REMOTE_WRITE);
+	K(OVB_ACCESS_REMOTE_READ, IB_UVERBS_ACCESS_REMOTE_READ);
+	K(OVB_ACCESS_REMOTE_ATOMIC, IB_UVERBS_ACCESS_REMOTE_ATOMIC);
+	K(OVB_ACCESS_MW_BIND, IB_UVERBS_ACCESS_MW_BIND);
+	K(OVB_ACCESS_ZERO_BASED, IB_UVERBS_ACCESS_ZERO_BASED);
+	K(OVB_ACCESS_ON_DEMAND, IB_UVERBS_ACCESS_ON_DEMAND);
+	K(OVB_ACCESS_HUGETLB, IB_UVERBS_ACCESS_HUGETLB);
+	K(OVB_ACCESS_RELAXED_ORDERING, IB_UVERBS_ACCESS_RELAXED_ORDERING);
+	K(OVB_ACCESS_OPTIONAL_RANGE, IB_UVERBS_ACCESS_OPTIONAL_RANGE);
+	K(OVB_SRQT_BASIC, IB_UVERBS_SRQT_BASIC);
+	K(OVB_SRQT_XRC, IB_UVERBS_SRQT_XRC);
+	K(OVB_SRQT_TM, IB_UVERBS_SRQT_TM);
+	K(OVB_WQT_RQ, IB_UVERBS_WQT_RQ);
+	K(OVB_WQ_FLAGS_CVLAN_STRIPPING, IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING);
+	K(OVB_WQ_FLAGS_SCATTER_FCS, IB_UVERBS_WQ_FLAGS_SCATTER_FCS);
+	K(OVB_WQ_FLAGS_DELAY_DROP, IB_UVERBS_WQ_FLAGS_DELAY_DROP);
+	K(OVB_WQ_FLAGS_PCI_WRITE_END_PADDING,
+	  IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING);
+	K(OVB_QPT_RC, IB_UVERBS_QPT_RC);
+	K(OVB_QPT_UC, IB_UVERBS_QPT_UC);
+	K(OVB_QPT_UD, IB_UVERBS_QPT_UD);
+	K(OVB_QPT_RAW_PACKET, IB_UVERBS_QPT_RAW_PACKET);
+	K(OVB_QPT_XRC_INI, IB_UVERBS_QPT_XRC_INI);
+	K(OVB_QPT_XRC_TGT, IB_UVERBS_QPT_XRC_TGT);
+	K(OVB_QPT_DRIVER, IB_UVERBS_QPT_DRIVER);
+	K(OVB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK,
+	  IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK);
+	K(OVB_QP_CREATE_SCATTER_FCS, IB_UVERBS_QP_CREATE_SCATTER_FCS);
+	K(OVB_QP_CREATE_CVLAN_STRIPPING, IB_UVERBS_QP_CREATE_CVLAN_STRIPPING);
+	K(OVB_QP_CREATE_PCI_WRITE_END_PADDING,
+	  IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING);
+	K(OVB_QP_CREATE_SQ_SIG_ALL, IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
+	K(OVB_PCF_SM, IB_UVERBS_PCF_SM);
+	K(OVB_PCF_NOTICE_SUP, IB_UVERBS_PCF_NOTICE_SUP);
+	K(OVB_PCF_TRAP_SUP, IB_UVERBS_PCF_TRAP_SUP);
+	K(OVB_PCF_OPT_IPD_SUP, IB_UVERBS_PCF_OPT_IPD_SUP);
+	K(OVB_PCF_AUTO_MIGR_SUP, IB_UVERBS_PCF_AUTO_MIGR_SUP);
+	K(OVB_PCF_SL_MAP_SUP, IB_UVERBS_PCF_SL_MAP_SUP);
+	K(OVB_PCF_MKEY_NVRAM, IB_UVERBS_PCF_MKEY_NVRAM);
+	K(OVB_PCF_PKEY_NVRAM, IB_UVERBS_PCF_PKEY_NVRAM);
+	K(OVB_PCF_LED_INFO_SUP, IB_UVERBS_PCF_LED_INFO_SUP);
+	K(OVB_PCF_SM_DISABLED, IB_UVERBS_PCF_SM_DISABLED);
+	K(OVB_PCF_SYS_IMAGE_GUID_SUP, IB_UVERBS_PCF_SYS_IMAGE_GUID_SUP);
+	K(OVB_PCF_PKEY_SW_EXT_PORT_TRAP_SUP,
+	  IB_UVERBS_PCF_PKEY_SW_EXT_PORT_TRAP_SUP);
+	K(OVB_PCF_EXTENDED_SPEEDS_SUP, IB_UVERBS_PCF_EXTENDED_SPEEDS_SUP);
+	K(OVB_PCF_CM_SUP, IB_UVERBS_PCF_CM_SUP);
+	K(OVB_PCF_SNMP_TUNNEL_SUP, IB_UVERBS_PCF_SNMP_TUNNEL_SUP);
+	K(OVB_PCF_REINIT_SUP, IB_UVERBS_PCF_REINIT_SUP);
+	K(OVB_PCF_DEVICE_MGMT_SUP, IB_UVERBS_PCF_DEVICE_MGMT_SUP);
+	K(OVB_PCF_VENDOR_CLASS_SUP, IB_UVERBS_PCF_VENDOR_CLASS_SUP);
+	K(OVB_PCF_DR_NOTICE_SUP, IB_UVERBS_PCF_DR_NOTICE_SUP);
+	K(OVB_PCF_CAP_MASK_NOTICE_SUP, IB_UVERBS_PCF_CAP_MASK_NOTICE_SUP);
+	K(OVB_PCF_BOOT_MGMT_SUP, IB_UVERBS_PCF_BOOT_MGMT_SUP);
+	K(OVB_PCF_LINK_LATENCY_SUP, IB_UVERBS_PCF_LINK_LATENCY_SUP);
+	K(OVB_PCF_CLIENT_REG_SUP, IB_UVERBS_PCF_CLIENT_REG_SUP);
+	K(OVB_PCF_LINK_SPEED_WIDTH_TABLE_SUP,
+	  IB_UVERBS_PCF_LINK_SPEED_WIDTH_TABLE_SUP);
+	K(OVB_PCF_VENDOR_SPECIFIC_MADS_TABLE_SUP,
+	  IB_UVERBS_PCF_VENDOR_SPECIFIC_MADS_TABLE_SUP);
+	K(OVB_PCF_MCAST_PKEY_TRAP_SUPPRESSION_SUP,
+	  IB_UVERBS_PCF_MCAST_PKEY_TRAP_SUPPRESSION_SUP);
+	K(OVB_PCF_MCAST_FDB_TOP_SUP, IB_UVERBS_PCF_MCAST_FDB_TOP_SUP);
+	K(OVB_PCF_HIERARCHY_INFO_SUP, IB_UVERBS_PCF_HIERARCHY_INFO_SUP);
+	K(OVB_PCF_IP_BASED_GIDS, IB_UVERBS_PCF_IP_BASED_GIDS);
+	K(OVB_QPF_GRH_REQUIRED, IB_UVERBS_QPF_GRH_REQUIRED);
+	K(OVB_GID_TYPE_IB, IB_UVERBS_GID_TYPE_IB);
+	K(OVB_GID_TYPE_ROCE_V1, IB_UVERBS_GID_TYPE_ROCE_V1);
+	K(OVB_GID_TYPE_ROCE_V2, IB_UVERBS_GID_TYPE_ROCE_V2);
+	K(OVB_READ_COUNTERS_PREFER_CACHED,
+	  IB_UVERBS_READ_COUNTERS_PREFER_CACHED);
+	K(OVB_ADVISE_MR_ADVICE_PREFETCH, IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH);
+	K(OVB_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+	  IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE);
+	K(OVB_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT,
+	  IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT);
+	K(OVB_ADVISE_MR_FLAG_FLUSH, IB_UVERBS_ADVISE_MR_FLAG_FLUSH);
+	K(OVB_FLOW_ACTION_ESP_KEYMAT_AES_GCM,
+	  IB_UVERBS_FLOW_ACTION_ESP_KEYMAT_AES_GCM);
+	K(OVB_FLOW_ACTION_IV_ALGO_SEQ, IB_UVERBS_FLOW_ACTION_IV_ALGO_SEQ);
+	K(OVB_FLOW_ACTION_ESP_REPLAY_NONE,
+	  IB_UVERBS_FLOW_ACTION_ESP_REPLAY_NONE);
+	K(OVB_FLOW_ACTION_ESP_REPLAY_BMP, IB_UVERBS_FLOW_ACTION_ESP_REPLAY_BMP);
+	K(OVB_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO,
+	  IB_UVERBS_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO);
+	K(OVB_FLOW_ACTION_ESP_FLAGS_FULL_OFFLOAD,
+	  IB_UVERBS_FLOW_ACTION_ESP_FLAGS_FULL_OFFLOAD);
+	K(OVB_FLOW_ACTION_ESP_FLAGS_TUNNEL,
+	  IB_UVERBS_FLOW_ACTION_ESP_FLAGS_TUNNEL);
+	K(OVB_FLOW_ACTION_ESP_FLAGS_TRANSPORT,
+	  IB_UVERBS_FLOW_ACTION_ESP_FLAGS_TRANSPORT);
+	K(OVB_FLOW_ACTION_ESP_FLAGS_DECRYPT,
+	  IB_UVERBS_FLOW_ACTION_ESP_FLAGS_DECRYPT);
+	K(OVB_FLOW_ACTION_ESP_FLAGS_ENCRYPT,
+	  IB_UVERBS_FLOW_ACTION_ESP_FLAGS_ENCRYPT);
+	K(OVB_FLOW_ACTION_ESP_FLAGS_ESN_NEW_WINDOW,
+	  IB_UVERBS_FLOW_ACTION_ESP_FLAGS_ESN_NEW_WINDOW);
+	K(OVB_DRIVER_UNKNOWN, RDMA_DRIVER_UNKNOWN);
+	K(OVB_DRIVER_MLX5, RDMA_DRIVER_MLX5);
+	K(OVB_DRIVER_MLX4, RDMA_DRIVER_MLX4);
+	K(OVB_DRIVER_CXGB3, RDMA_DRIVER_CXGB3);
+	K(OVB_DRIVER_CXGB4, RDMA_DRIVER_CXGB4);
+	K(OVB_DRIVER_MTHCA, RDMA_DRIVER_MTHCA);
+	K(OVB_DRIVER_BNXT_RE, RDMA_DRIVER_BNXT_RE);
+	K(OVB_DRIVER_OCRDMA, RDMA_DRIVER_OCRDMA);
+	K(OVB_DRIVER_NES, RDMA_DRIVER_NES);
+	K(OVB_DRIVER_I40IW, RDMA_DRIVER_I40IW);
+	K(OVB_DRIVER_IRDMA, RDMA_DRIVER_IRDMA);
+	K(OVB_DRIVER_VMW_PVRDMA, RDMA_DRIVER_VMW_PVRDMA);
+	K(OVB_DRIVER_QEDR, RDMA_DRIVER_QEDR);
+	K(OVB_DRIVER_HNS, RDMA_DRIVER_HNS);
+	K(OVB_DRIVER_USNIC, RDMA_DRIVER_USNIC);
+	K(OVB_DRIVER_RXE, RDMA_DRIVER_RXE);
+	K(OVB_DRIVER_HFI1, RDMA_DRIVER_HFI1);
+	K(OVB_DRIVER_QIB, RDMA_DRIVER_QIB);
+	K(OVB_DRIVER_EFA, RDMA_DRIVER_EFA);
+	K(OVB_DRIVER_SIW, RDMA_DRIVER_SIW);
+	K(OVB_DRIVER_ERDMA, RDMA_DRIVER_ERDMA);
+
+	/* <rdma/rdma_user_ioctl.h> also numbers ib_umad's and hfi1's ioctls */
+	NOT_UVERBS(IB_USER_MAD_REGISTER_AGENT);
+	NOT_UVERBS(IB_USER_MAD_UNREGISTER_AGENT);
+	NOT_UVERBS(IB_USER_MAD_ENABLE_PKEY);
+	NOT_UVERBS(IB_USER_MAD_REGISTER_AGENT2);
+	NOT_UVERBS(HFI1_IOCTL_ASSIGN_CTXT);
+	NOT_UVERBS(HFI1_IOCTL_CTXT_INFO);
+	NOT_UVERBS(HFI1_IOCTL_USER_INFO);
+	NOT_UVERBS(HFI1_IOCTL_TID_UPDATE);
+	NOT_UVERBS(HFI1_IOCTL_TID_FREE);
+	NOT_UVERBS(HFI1_IOCTL_CREDIT_UPD);
+	NOT_UVERBS(HFI1_IOCTL_RECV_CTRL);
+	NOT_UVERBS(HFI1_IOCTL_POLL_TYPE);
+	NOT_UVERBS(HFI1_IOCTL_ACK_EVENT);
+	NOT_UVERBS(HFI1_IOCTL_SET_PKEY);
+	NOT_UVERBS(HFI1_IOCTL_CTXT_RESET);
+	NOT_UVERBS(HFI1_IOCTL_TID_INVAL_READ);
+	NOT_UVERBS(HFI1_IOCTL_GET_VERS);
 }
 
 int main(void)
 {
 	structs();
+	enums();
 	constants();
 	printf("1..%u\n", tests);
 	return failures ? 1 : 0;

@@ -46,6 +46,7 @@ set(OVB_HEADERS
 	include/openverbs/verbs.hpp
 	include/openverbs/provider.h
 	${OPENVERBS_UAPI}/openverbs/uverbs-abi.h
+	${OPENVERBS_UAPI}/openverbs/ioctl-abi.h
 	${OPENVERBS_UAPI}/openverbs/rxe-abi.h)
 install(FILES ${OVB_HEADERS}
 	DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/openverbs COMPONENT dev)

@@ -50,7 +50,7 @@ int core_create_qp(ibv_pd *pd, ibv_qp *qp, ibv_qp_init_attr *attr,
 	static_assert(sizeof(a.cap) == sizeof(attr->cap));
 	std::memcpy(&a.cap, &attr->cap, sizeof(a.cap));
 	a.event_fd = pd->context->async_fd;
-	a.flags = attr->sq_sig_all ? IB_UVERBS_QP_CREATE_SQ_SIG_ALL : 0;
+	a.flags = attr->sq_sig_all ? OVB_QP_CREATE_SQ_SIG_ALL : 0;
 	a.has_flags = a.flags != 0;
 	a.has_srq = attr->srq != nullptr;
 	a.srq = attr->srq ? attr->srq->handle : 0;

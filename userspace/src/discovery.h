@@ -21,7 +21,7 @@ struct KernelDevice {
 	std::string ibdev_path;		// /sys/class/infiniband/rxe0
 	dev_t devnum = 0;		// of /dev/infiniband/uverbs0
 	uint32_t abi_ver = 0;		// the driver's uverbs ABI
-	uint32_t driver_id = 0;		// enum rdma_driver_id, 0 unknown
+	uint32_t driver_id = 0;		// enum ovb_driver_id, 0 unknown
 	int ibdev_idx = -1;		// netlink index, -1 in sysfs mode
 	uint32_t num_ports = 0;		// netlink only
 	uint64_t node_guid = 0;		// host order, netlink only

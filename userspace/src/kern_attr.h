@@ -23,7 +23,7 @@ void encode_modify_qp(const ibv_qp_attr &attr, int mask, ovb_modify_qp_req &k);
 void decode_query_qp(const ovb_query_qp_resp &k, ibv_qp_attr &attr,
 		     ibv_qp_init_attr &init);
 
-// The kernel's QP attributes (struct ib_uverbs_qp_attr, rdma_ucm's answers)
+// The kernel's QP attributes (struct ovb_qp_attr, rdma_ucm's answers)
 // into attr: ibv_copy_qp_attr_from_kern.
 void decode_qp_attr(const ovb_qp_attr &k, ibv_qp_attr &attr);
 

@@ -24,7 +24,7 @@ struct Chardev {
 	dev_t devnum;
 	uint64_t abi;
 	std::string name;	// "uverbsN"
-	uint32_t driver_id;	// RDMA_DRIVER_UNKNOWN (0) when not sent
+	uint32_t driver_id;	// OVB_DRIVER_UNKNOWN (0) when not sent
 };
 
 class Socket {

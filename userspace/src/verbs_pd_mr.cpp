@@ -3,7 +3,7 @@
 // Protection domains and memory regions.
 #include <cerrno>
 
-#include <rdma/ib_user_ioctl_verbs.h>
+#include <openverbs/ioctl-abi.h>
 
 #include "context.h"
 #include "export.h"
@@ -20,7 +20,7 @@ ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 	       unsigned access)
 {
 	if (!(ovb::priv(pd->context)->core_support &
-	      IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
+	      OVB_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
 		access &= ~static_cast<unsigned>(IBV_ACCESS_OPTIONAL_RANGE);
 	bool odp = access & IBV_ACCESS_ON_DEMAND;
 	if (!odp && ovb::fork::dontfork(addr, length))

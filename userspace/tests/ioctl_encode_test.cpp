@@ -29,20 +29,20 @@ TEST(IoctlEncode, HeaderLengthCountsAttributes)
 	a.handle = 7;
 	Frame f;
 	EXPECT_EQ(encode(kDestroyCqM, &a, nullptr, 16, f), 2u);
-	EXPECT_EQ(f.hdr().length, sizeof(ib_uverbs_ioctl_hdr) + 2 * sizeof(ib_uverbs_attr));
-	EXPECT_EQ(f.hdr().object_id, UVERBS_OBJECT_CQ);
-	EXPECT_EQ(f.hdr().method_id, UVERBS_METHOD_CQ_DESTROY);
+	EXPECT_EQ(f.hdr().length, sizeof(ovb_ioctl_hdr) + 2 * sizeof(ovb_ioctl_attr));
+	EXPECT_EQ(f.hdr().object_id, OVB_OBJECT_CQ);
+	EXPECT_EQ(f.hdr().method_id, OVB_METHOD_CQ_DESTROY);
 	EXPECT_EQ(f.hdr().driver_id, 16u);
 	EXPECT_EQ(f.hdr().reserved1, 0u);
 	EXPECT_EQ(f.hdr().reserved2, 0u);
 	// rdma-core's order: the response first, then the handle.
-	EXPECT_EQ(ids(f), (std::vector<uint16_t>{UVERBS_ATTR_DESTROY_CQ_RESP,
-						 UVERBS_ATTR_DESTROY_CQ_HANDLE}));
+	EXPECT_EQ(ids(f), (std::vector<uint16_t>{OVB_ATTR_DESTROY_CQ_RESP,
+						 OVB_ATTR_DESTROY_CQ_HANDLE}));
 	EXPECT_EQ(f.attrs()[0].len, sizeof(ovb_destroy_cq_resp));
 	EXPECT_EQ(f.attrs()[0].data, reinterpret_cast<uintptr_t>(&a.resp));
 	EXPECT_EQ(f.attrs()[1].len, 0u);
 	EXPECT_EQ(f.attrs()[1].data, 7u);
-	EXPECT_EQ(f.attrs()[1].flags, UVERBS_ATTR_F_MANDATORY);
+	EXPECT_EQ(f.attrs()[1].flags, OVB_ATTR_F_MANDATORY);
 }
 
 TEST(IoctlEncode, CreateCqOptionalAttributes)
@@ -56,12 +56,12 @@ TEST(IoctlEncode, CreateCqOptionalAttributes)
 	Frame f;
 	encode(kCreateCqM, &a, nullptr, 0, f);
 	EXPECT_EQ(ids(f), (std::vector<uint16_t>{
-				  UVERBS_ATTR_CREATE_CQ_HANDLE,
-				  UVERBS_ATTR_CREATE_CQ_RESP_CQE,
-				  UVERBS_ATTR_CREATE_CQ_CQE,
-				  UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
-				  UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
-				  UVERBS_ATTR_CREATE_CQ_EVENT_FD}));
+				  OVB_ATTR_CREATE_CQ_HANDLE,
+				  OVB_ATTR_CREATE_CQ_RESP_CQE,
+				  OVB_ATTR_CREATE_CQ_CQE,
+				  OVB_ATTR_CREATE_CQ_USER_HANDLE,
+				  OVB_ATTR_CREATE_CQ_COMP_VECTOR,
+				  OVB_ATTR_CREATE_CQ_EVENT_FD}));
 	EXPECT_EQ(f.attrs()[2].len, 4u);	// u32 inline
 	uint32_t cqe;
 	std::memcpy(&cqe, &f.attrs()[2].data, 4);
@@ -77,10 +77,10 @@ TEST(IoctlEncode, CreateCqOptionalAttributes)
 	ovb_udata ud{nullptr, 0, drv, sizeof(drv)};
 	encode(kCreateCqM, &a, &ud, 0, f);
 	ASSERT_EQ(f.hdr().num_attrs, 9u);
-	EXPECT_EQ(f.attrs()[4].attr_id, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL);
+	EXPECT_EQ(f.attrs()[4].attr_id, OVB_ATTR_CREATE_CQ_COMP_CHANNEL);
 	EXPECT_EQ(f.attrs()[4].data, 9u);
-	EXPECT_EQ(f.attrs()[7].attr_id, UVERBS_ATTR_CREATE_CQ_FLAGS);
-	EXPECT_EQ(f.attrs()[8].attr_id, UVERBS_ATTR_UHW_OUT);
+	EXPECT_EQ(f.attrs()[7].attr_id, OVB_ATTR_CREATE_CQ_FLAGS);
+	EXPECT_EQ(f.attrs()[8].attr_id, OVB_ATTR_UHW_OUT);
 	EXPECT_EQ(f.attrs()[8].len, sizeof(drv));
 	EXPECT_EQ(f.attrs()[8].data, reinterpret_cast<uintptr_t>(drv));
 }
@@ -94,19 +94,19 @@ TEST(IoctlEncode, PointerAboveEightBytesInlineBelow)
 	Frame f;
 	encode(kCreateQpM, &a, nullptr, 0, f);
 	EXPECT_EQ(ids(f), (std::vector<uint16_t>{
-				  UVERBS_ATTR_CREATE_QP_PD_HANDLE,
-				  UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE,
-				  UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE,
-				  UVERBS_ATTR_CREATE_QP_HANDLE,
-				  UVERBS_ATTR_CREATE_QP_TYPE,
-				  UVERBS_ATTR_CREATE_QP_USER_HANDLE,
-				  UVERBS_ATTR_CREATE_QP_CAP,
-				  UVERBS_ATTR_CREATE_QP_EVENT_FD,
-				  UVERBS_ATTR_CREATE_QP_RESP_CAP,
-				  UVERBS_ATTR_CREATE_QP_RESP_QP_NUM}));
+				  OVB_ATTR_CREATE_QP_PD_HANDLE,
+				  OVB_ATTR_CREATE_QP_SEND_CQ_HANDLE,
+				  OVB_ATTR_CREATE_QP_RECV_CQ_HANDLE,
+				  OVB_ATTR_CREATE_QP_HANDLE,
+				  OVB_ATTR_CREATE_QP_TYPE,
+				  OVB_ATTR_CREATE_QP_USER_HANDLE,
+				  OVB_ATTR_CREATE_QP_CAP,
+				  OVB_ATTR_CREATE_QP_EVENT_FD,
+				  OVB_ATTR_CREATE_QP_RESP_CAP,
+				  OVB_ATTR_CREATE_QP_RESP_QP_NUM}));
 	EXPECT_EQ(f.attrs()[4].len, 8u);	// CONST_IN is a u64
 	EXPECT_EQ(f.attrs()[4].data, uint64_t{IBV_QPT_RC});
-	EXPECT_EQ(f.attrs()[6].len, sizeof(ib_uverbs_qp_cap));
+	EXPECT_EQ(f.attrs()[6].len, sizeof(ovb_qp_cap));
 	EXPECT_EQ(f.attrs()[6].data, reinterpret_cast<uintptr_t>(&a.cap));
 }
 
@@ -137,19 +137,19 @@ TEST(IoctlEncode, InvokeWrite)
 	Frame f;
 	encode_write(OVB_CMD_REG_MR, &req, sizeof(req), &resp, sizeof(resp), &ud,
 		     16, f);
-	EXPECT_EQ(f.hdr().object_id, UVERBS_OBJECT_DEVICE);
-	EXPECT_EQ(f.hdr().method_id, UVERBS_METHOD_INVOKE_WRITE);
-	EXPECT_EQ(ids(f), (std::vector<uint16_t>{UVERBS_ATTR_WRITE_CMD,
-						 UVERBS_ATTR_CORE_IN,
-						 UVERBS_ATTR_CORE_OUT,
-						 UVERBS_ATTR_UHW_IN}));
+	EXPECT_EQ(f.hdr().object_id, OVB_OBJECT_DEVICE);
+	EXPECT_EQ(f.hdr().method_id, OVB_METHOD_INVOKE_WRITE);
+	EXPECT_EQ(ids(f), (std::vector<uint16_t>{OVB_ATTR_WRITE_CMD,
+						 OVB_ATTR_CORE_IN,
+						 OVB_ATTR_CORE_OUT,
+						 OVB_ATTR_UHW_IN}));
 	EXPECT_EQ(f.attrs()[0].len, 8u);
 	EXPECT_EQ(f.attrs()[0].data, uint64_t{OVB_CMD_REG_MR});
 	EXPECT_EQ(f.attrs()[1].len, sizeof(req));
 	EXPECT_EQ(f.attrs()[1].data, reinterpret_cast<uintptr_t>(&req));
 	EXPECT_EQ(f.attrs()[3].data, 0xabcdefu);	// small udata inline
 	for (unsigned i = 0; i < f.hdr().num_attrs; i++)
-		EXPECT_EQ(f.attrs()[i].flags, UVERBS_ATTR_F_MANDATORY);
+		EXPECT_EQ(f.attrs()[i].flags, OVB_ATTR_F_MANDATORY);
 }
 
 TEST(IoctlTables, AttributesFitAndAreUnique)

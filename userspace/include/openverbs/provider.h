@@ -65,7 +65,7 @@ struct ovb_udata {
 
 enum ovb_match_kind {
 	OVB_MATCH_END = 0,
-	OVB_MATCH_DRIVER_ID,	/* RDMA netlink driver id (enum rdma_driver_id) */
+	OVB_MATCH_DRIVER_ID,	/* RDMA netlink driver id (enum ovb_driver_id) */
 	OVB_MATCH_NAME_PREFIX,	/* the ibdev name starts with pattern */
 	OVB_MATCH_MODALIAS,	/* fnmatch() against device/modalias */
 };

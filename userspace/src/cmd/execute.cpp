@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <rdma/rdma_user_ioctl.h>
+#include <openverbs/ioctl-abi.h>
 
 #include "../context.h"
 #include "../log.h"
@@ -45,7 +45,7 @@ int invoke_write(ibv_context *ctx, const Spec &spec, const void *req,
 	ioctl::Frame f;
 	ioctl::encode_write(command, req, req_len, resp, resp_len, ud,
 			    priv(ctx)->driver_id, f);
-	if (::ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &f.hdr()))
+	if (::ioctl(ctx->cmd_fd, OVB_VERBS_IOCTL, &f.hdr()))
 		return fail(spec, errno);
 	vg::kernel_wrote(resp, resp_len);
 	if (ud && ud->out_len)

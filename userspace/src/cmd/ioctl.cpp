@@ -12,13 +12,13 @@ uint64_t addr(const void *p)
 	return reinterpret_cast<uintptr_t>(p);
 }
 
-ib_uverbs_attr &next(Frame &f, size_t &n, uint16_t id, uint16_t len,
+ovb_ioctl_attr &next(Frame &f, size_t &n, uint16_t id, uint16_t len,
 		     uint64_t data)
 {
-	ib_uverbs_attr &a = f.attrs()[n++];
+	ovb_ioctl_attr &a = f.attrs()[n++];
 	a = {};
 	a.attr_id = id;
-	a.flags = UVERBS_ATTR_F_MANDATORY;
+	a.flags = OVB_ATTR_F_MANDATORY;
 	a.len = len;
 	a.data = data;
 	return a;
@@ -32,7 +32,7 @@ void udata(Frame &f, size_t &n, const ovb_udata *ud)
 	if (!ud)
 		return;
 	if (ud->in_len) {
-		ib_uverbs_attr &a = next(f, n, UVERBS_ATTR_UHW_IN,
+		ovb_ioctl_attr &a = next(f, n, OVB_ATTR_UHW_IN,
 					 static_cast<uint16_t>(ud->in_len), 0);
 		if (ud->in_len <= sizeof(a.data))
 			std::memcpy(&a.data, ud->in, ud->in_len);
@@ -40,7 +40,7 @@ void udata(Frame &f, size_t &n, const ovb_udata *ud)
 			a.data = addr(ud->in);
 	}
 	if (ud->out_len)
-		next(f, n, UVERBS_ATTR_UHW_OUT, static_cast<uint16_t>(ud->out_len),
+		next(f, n, OVB_ATTR_UHW_OUT, static_cast<uint16_t>(ud->out_len),
 		     addr(ud->out));
 }
 
@@ -70,19 +70,19 @@ size_t encode_write(uint32_t command, const void *req, size_t req_len,
 		    uint32_t driver_id, Frame &f)
 {
 	size_t n = 0;
-	next(f, n, UVERBS_ATTR_WRITE_CMD, sizeof(uint64_t), command);
+	next(f, n, OVB_ATTR_WRITE_CMD, sizeof(uint64_t), command);
 	if (req_len) {
-		ib_uverbs_attr &a = next(f, n, UVERBS_ATTR_CORE_IN,
+		ovb_ioctl_attr &a = next(f, n, OVB_ATTR_CORE_IN,
 					 static_cast<uint16_t>(req_len), addr(req));
 		if (req_len <= sizeof(a.data))
 			std::memcpy(&a.data, req, req_len);
 	}
 	if (resp_len)
-		next(f, n, UVERBS_ATTR_CORE_OUT, static_cast<uint16_t>(resp_len),
+		next(f, n, OVB_ATTR_CORE_OUT, static_cast<uint16_t>(resp_len),
 		     addr(resp));
 	if (ud)
 		udata(f, n, ud);
-	header(f, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, n, driver_id);
+	header(f, OVB_OBJECT_DEVICE, OVB_METHOD_INVOKE_WRITE, n, driver_id);
 	return n;
 }
 

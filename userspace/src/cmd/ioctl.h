@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The RDMA_VERBS_IOCTL transport: a method is one declarative table of
+// The OVB_VERBS_IOCTL transport: a method is one declarative table of
 // attributes (methods.h), each naming a member of the method's argument
 // struct.  encode() turns (method, arguments, udata) into the header and
 // attribute array the kernel reads, in the order rdma-core 44 sends them;
@@ -15,8 +15,7 @@
 #include <span>
 #include <utility>
 
-#include <rdma/ib_user_ioctl_cmds.h>
-#include <rdma/rdma_user_ioctl_cmds.h>
+#include <openverbs/ioctl-abi.h>
 
 #include <openverbs/provider.h>
 
@@ -43,7 +42,7 @@ struct Buf {
 struct Attr {
 	uint16_t id;
 	Kind kind;
-	uint16_t flags;		// UVERBS_ATTR_F_MANDATORY or 0
+	uint16_t flags;		// OVB_ATTR_F_MANDATORY or 0
 	uint16_t off;		// member of the argument struct
 	uint16_t len;
 	int16_t when;		// offset of a bool member: sent only if true
@@ -79,20 +78,20 @@ inline constexpr size_t kMaxAttrs = 16;
 
 // The ioctl argument: header and attributes, contiguous as the kernel reads.
 struct Frame {
-	alignas(8) unsigned char bytes[sizeof(ib_uverbs_ioctl_hdr) +
-				       kMaxAttrs * sizeof(ib_uverbs_attr)];
+	alignas(8) unsigned char bytes[sizeof(ovb_ioctl_hdr) +
+				       kMaxAttrs * sizeof(ovb_ioctl_attr)];
 
-	ib_uverbs_ioctl_hdr &hdr() { return *reinterpret_cast<ib_uverbs_ioctl_hdr *>(bytes); }
-	const ib_uverbs_ioctl_hdr &hdr() const
+	ovb_ioctl_hdr &hdr() { return *reinterpret_cast<ovb_ioctl_hdr *>(bytes); }
+	const ovb_ioctl_hdr &hdr() const
 	{
-		return *reinterpret_cast<const ib_uverbs_ioctl_hdr *>(bytes);
+		return *reinterpret_cast<const ovb_ioctl_hdr *>(bytes);
 	}
-	ib_uverbs_attr *attrs() { return hdr().attrs; }
-	const ib_uverbs_attr *attrs() const { return hdr().attrs; }
+	ovb_ioctl_attr *attrs() { return hdr().attrs; }
+	const ovb_ioctl_attr *attrs() const { return hdr().attrs; }
 };
 
 // One attribute from its table entry; 0 when it is not sent.
-inline size_t fill(const Attr &a, const void *args, ib_uverbs_attr &out)
+inline size_t fill(const Attr &a, const void *args, ovb_ioctl_attr &out)
 {
 	const auto *p = static_cast<const std::byte *>(args) + a.off;
 	if (a.when != kAlways &&
@@ -162,8 +161,8 @@ inline size_t read_back(const Attr &a, void *args, const Frame &f, size_t i)
 inline void header(Frame &f, uint16_t object, uint16_t method, size_t n,
 		   uint32_t driver_id)
 {
-	ib_uverbs_ioctl_hdr &h = f.hdr();
-	h.length = static_cast<uint16_t>(sizeof(h) + n * sizeof(ib_uverbs_attr));
+	ovb_ioctl_hdr &h = f.hdr();
+	h.length = static_cast<uint16_t>(sizeof(h) + n * sizeof(ovb_ioctl_attr));
 	h.object_id = object;
 	h.method_id = method;
 	h.num_attrs = static_cast<uint16_t>(n);

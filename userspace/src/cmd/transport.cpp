@@ -12,7 +12,7 @@ namespace {
 
 int send(int fd, ioctl::Frame &f)
 {
-	return ::ioctl(fd, RDMA_VERBS_IOCTL, f.bytes) ? errno : 0;
+	return ::ioctl(fd, OVB_VERBS_IOCTL, f.bytes) ? errno : 0;
 }
 
 } // namespace
@@ -20,8 +20,8 @@ int send(int fd, ioctl::Frame &f)
 void mark_written_attrs(const ioctl::Frame &f)
 {
 	for (unsigned i = 0; i < f.hdr().num_attrs; i++) {
-		const ib_uverbs_attr &a = f.attrs()[i];
-		if ((a.flags & UVERBS_ATTR_F_VALID_OUTPUT) && a.len)
+		const ovb_ioctl_attr &a = f.attrs()[i];
+		if ((a.flags & OVB_ATTR_F_VALID_OUTPUT) && a.len)
 			vg::kernel_wrote(reinterpret_cast<void *>(a.data), a.len);
 	}
 }

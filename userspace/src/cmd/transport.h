@@ -11,7 +11,7 @@
 #include <sys/ioctl.h>
 
 #include <infiniband/verbs.h>
-#include <rdma/rdma_user_ioctl.h>
+#include <openverbs/ioctl-abi.h>
 
 #include "../context.h"
 #include "ioctl.h"
@@ -45,7 +45,7 @@ inline bool try_ioctl(ibv_context *ctx, Args &args, int &rc,
 		return false;
 	ioctl::Frame f;
 	ioctl::encode_static<M>(&args, ud, p->driver_id, f, idx);
-	if (::ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, f.bytes)) {
+	if (::ioctl(ctx->cmd_fd, OVB_VERBS_IOCTL, f.bytes)) {
 		rc = errno;
 		return decided(ctx, M, rc);
 	}
