@@ -48,8 +48,8 @@ void *uverbs_req_get_read(struct uverbs_attr_bundle *attrs, void *req,
 int uverbs_write_destroy(struct uverbs_attr_bundle *attrs,
 			 const struct uverbs_destroy_cmd *how)
 {
-	u8 resp[UVERBS_DESTROY_RESP_MAX] = {};
-	u8 req[UVERBS_DESTROY_REQ_MAX];
+	u8 resp[UVERBS_DESTROY_RESP_MAX] __aligned(8) = {};
+	u8 req[UVERBS_DESTROY_REQ_MAX] __aligned(8);
 	struct ib_uobject *uobj;
 	int err;
 

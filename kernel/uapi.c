@@ -230,7 +230,6 @@ static int uapi_def_chain(struct uapi_merge *m,
 static int uapi_def_obj_tree(struct uapi_merge *m,
 			     const struct uapi_definition *def)
 {
-	m->cmd = NULL;
 	return uapi_merge_obj_tree(m, def);
 }
 
@@ -240,7 +239,6 @@ static int uapi_def_object_start(struct uapi_merge *m,
 	struct uverbs_api_object *obj;
 	bool found;
 
-	m->cmd = NULL;
 	m->obj_key = uapi_key_obj(def->object_start.object_id);
 	obj = uapi_elm(m->uapi, m->obj_key, sizeof(*obj), &found);
 	return PTR_ERR_OR_ZERO(obj);
@@ -273,8 +271,10 @@ static int uapi_def_write(struct uapi_merge *m,
 
 /*
  * The device cannot serve what @def scopes: the current object (with all
- * its methods and commands), or the write() command just declared (6.1
- * uses METHOD scope for write() commands only).
+ * its methods and commands), or the write() command declared last in this
+ * chain (6.1 uses METHOD scope for write() commands only; a later object
+ * start or object tree in the same chain does not end that command's
+ * scope, in 6.1 either).
  */
 static int uapi_not_served(struct uapi_merge *m,
 			   const struct uapi_definition *def)
