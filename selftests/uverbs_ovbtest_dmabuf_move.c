@@ -347,4 +347,26 @@ TEST_F(move, moves_copies_and_deregs_race)
 	EXPECT_EQ(0, param(EXP_PARAM("pins")));
 }
 
+/* Last: the stack is left as found (rdma_core_programs unloads ib_uverbs). */
+FIXTURE(unload) {
+};
+
+FIXTURE_SETUP(unload)
+{
+}
+
+FIXTURE_TEARDOWN(unload)
+{
+}
+
+TEST_F(unload, modules_unload)
+{
+	if (!ovbtest_loaded())
+		SKIP(return, "ovbtest not loaded");
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_loaded());
+	ASSERT_EQ(0, syscall(SYS_delete_module, EXP_MODULE, O_NONBLOCK));
+	EXPECT_NE(0, access("/sys/module/" EXP_MODULE, F_OK));
+}
+
 TEST_HARNESS_MAIN
