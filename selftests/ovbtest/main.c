@@ -67,6 +67,15 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->rss_caps.max_rwq_indirection_table_size =
 		1 << OVBTEST_MAX_LOG_RWQ_TBL;
 	attr->rss_caps.supported_qpts = BIT(IB_QPT_RAW_PACKET);
+#if OVBTEST_K612
+	/*
+	 * 6.12's placement types and atomic write: global visibility, not
+	 * persistence, so ib_check_mr_access() takes IB_ACCESS_FLUSH_GLOBAL
+	 * and refuses IB_ACCESS_FLUSH_PERSISTENT (EOPNOTSUPP).
+	 */
+	attr->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL |
+				  IB_DEVICE_ATOMIC_WRITE;
+#endif
 	return 0;
 }
 
@@ -129,7 +138,8 @@ static int __init ovbtest_init(void)
 	ret = dma_set_mask_and_coherent(&ovbtest_dma_pdev->dev,
 					DMA_BIT_MASK(64));
 	if (!ret)
-		ret = dma_set_max_seg_size(&ovbtest_dma_pdev->dev, UINT_MAX);
+		ret = ovbtest_dma_set_max_seg_size(&ovbtest_dma_pdev->dev,
+						   UINT_MAX);
 	if (ret)
 		goto err_pdev;
 	/* the RoCE port's netdev (netdev.c), bound before registration */

@@ -27,6 +27,8 @@
 
 #include <openverbs/ovbtest-abi.h>
 
+#include "compat.h"
+
 /* Objects alive on the device, reported by OVBTEST_METHOD_DEVICE_INFO. */
 struct ovbtest_counts {
 	atomic_t contexts;
@@ -133,6 +135,7 @@ struct ovbtest_mr {
 	/* dma-buf MRs: the exporter's page lookup (symbol_get), or NULL */
 	struct page *(*dmabuf_page)(struct dma_buf_attachment *attach,
 				    dma_addr_t addr, unsigned int *offset);
+	bool dmabuf_dynamic;	/* imported with a move_notify of our own */
 };
 
 static inline struct ovbtest_dev *to_odev(struct ib_device *ibdev)
@@ -189,6 +192,7 @@ int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 
 /* mmap.c */
 extern const struct ib_device_ops ovbtest_mmap_ops;
+extern const struct uapi_definition ovbtest_mmap_uapi_defs[];
 void ovbtest_mmap_init(void);
 void ovbtest_mmap_exit(void);
 bool ovbtest_mmap_has_bar(void);
@@ -220,7 +224,7 @@ int ovbtest_events_post(struct ib_uobject *uobj, u64 cookie, u32 *seq);
 extern const struct uapi_definition ovbtest_dmabuf_uapi_defs[];
 struct ib_mr *ovbtest_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 					 u64 length, u64 virt_addr, int fd,
-					 int access, struct ib_udata *udata);
+					 int access, ovbtest_op_bundle *op);
 void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr);
 int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
 			size_t len, bool to_umem);
