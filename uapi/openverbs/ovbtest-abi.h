@@ -465,8 +465,14 @@ struct ovbtest_res_info {
  * What the driver's create_flow received last (selftests/ovbtest/flow.c),
  * from a third method of the DEVICE object: the rule and, for each spec,
  * its type and size as ib_uverbs made them (union ib_flow_spec) and the
- * filter's value and mask (eth, ipv4, tcp/udp) or the tag.
+ * filter's value and mask (eth, ipv4, tcp/udp: their first 16 bytes;
+ * ipv6: the last 16 of the kernel's OVBTEST_FLOW_IPV6_LEN, up to
+ * hop_limit) or the tag.  The kernel's ipv6 filter has no padding (6.1:
+ * it ends at real_sz; 6.12: __packed), so its spec is 88 bytes on 6.1
+ * (filters 4-aligned) and 84 on 6.12 (byte-aligned).
  */
+#define OVBTEST_FLOW_IPV6_LEN	39
+
 enum ovbtest_device_flow_methods {
 	OVBTEST_METHOD_DEVICE_LAST_FLOW = OVBTEST_NS + 6,
 };
