@@ -18,7 +18,8 @@
  *  - CREATE_CQ by write(): the driver gets a bundle without attributes
  *    (6.12 passes the bundle, 6.1 its udata);
  *  - rdma_user_mmap_disassociate (6.12): mappings revoked, the context
- *    and its mmap entries kept.
+ *    and its mmap entries kept;
+ *  - SMI sub-devices (6.12, RDMA netlink NEWDEV): no uverbs device.
  * The dma-buf revoke API is in uverbs_ovbtest_dmabuf_move, the flow
  * spec sizes in uverbs_ovbtest_xrc.
  */
@@ -34,6 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
 
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
@@ -518,6 +521,178 @@ TEST_F(k, mmap_disassociate_races_mmap)
 	EXPECT_LT(0, m.maps);
 }
 
+/* ------------------------------------------- SMI sub-devices (6.12) */
+
+/* RDMA netlink (rdma_netlink.h); NEWDEV, DELDEV and DEV_TYPE are 6.12's. */
+#define NL_NLDEV		5
+#define NLDEV_CMD_GET		1
+#define NLDEV_CMD_NEWDEV	26
+#define NLDEV_CMD_DELDEV	27
+#define NLDEV_ATTR_DEV_INDEX	1
+#define NLDEV_ATTR_DEV_NAME	2
+#define NLDEV_ATTR_DEV_TYPE	99
+#define DEVICE_TYPE_SMI		1
+#define SMI_NAME		"ovbsmi0"
+
+struct nl_req {
+	struct nlmsghdr h;
+	char attrs[256];
+};
+
+static void nl_put(struct nl_req *r, __u16 type, const void *data, __u16 len)
+{
+	struct nlattr *a = (void *)((char *)r + NLMSG_ALIGN(r->h.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	r->h.nlmsg_len = NLMSG_ALIGN(r->h.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+static void nl_init(struct nl_req *r, __u16 op, __u16 flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_len = NLMSG_HDRLEN;
+	r->h.nlmsg_type = (NL_NLDEV << 10) + op;
+	r->h.nlmsg_flags = NLM_F_REQUEST | flags;
+	r->h.nlmsg_seq = 1;
+}
+
+/* Sends @r, reads the answer into @buf; the ack's -errno, or its length. */
+static int nl_talk(struct nl_req *r, char *buf, size_t len)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlmsghdr *h = (void *)buf;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (sendto(fd, r, r->h.nlmsg_len, 0, (void *)&sa, sizeof(sa)) < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	n = recv(fd, buf, len, 0);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if (n >= (ssize_t)NLMSG_HDRLEN && h->nlmsg_type == NLMSG_ERROR)
+		return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	return n;
+}
+
+/* The ib_core index of device @name (one GET of it by name: a dump). */
+static int nl_dev_index(const char *name)
+{
+	static char buf[65536];
+	struct nl_req r;
+	struct nlmsghdr *h;
+	int n;
+
+	nl_init(&r, NLDEV_CMD_GET, NLM_F_DUMP);
+	n = nl_talk(&r, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	for (h = (void *)buf; NLMSG_OK(h, (unsigned int)n);
+	     h = NLMSG_NEXT(h, n)) {
+		struct nlattr *a = (void *)((char *)h + NLMSG_HDRLEN);
+		int left = h->nlmsg_len - NLMSG_HDRLEN, index = -1;
+		const char *dev = NULL;
+
+		for (; left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+		       a->nla_len <= left;
+		     left -= NLA_ALIGN(a->nla_len),
+		     a = (void *)((char *)a + NLA_ALIGN(a->nla_len))) {
+			if (a->nla_type == NLDEV_ATTR_DEV_INDEX)
+				memcpy(&index, (char *)a + NLA_HDRLEN, 4);
+			else if (a->nla_type == NLDEV_ATTR_DEV_NAME)
+				dev = (char *)a + NLA_HDRLEN;
+		}
+		if (dev && !strcmp(dev, name))
+			return index;
+	}
+	return -ENOENT;
+}
+
+static int nl_newdev(__u32 parent, const char *name, __u8 type)
+{
+	char buf[4096];
+	struct nl_req r;
+
+	nl_init(&r, NLDEV_CMD_NEWDEV, NLM_F_ACK);
+	nl_put(&r, NLDEV_ATTR_DEV_INDEX, &parent, sizeof(parent));
+	nl_put(&r, NLDEV_ATTR_DEV_NAME, name, strlen(name) + 1);
+	nl_put(&r, NLDEV_ATTR_DEV_TYPE, &type, sizeof(type));
+	return nl_talk(&r, buf, sizeof(buf));
+}
+
+static int nl_deldev(__u32 index)
+{
+	char buf[4096];
+	struct nl_req r;
+
+	nl_init(&r, NLDEV_CMD_DELDEV, NLM_F_ACK);
+	nl_put(&r, NLDEV_ATTR_DEV_INDEX, &index, sizeof(index));
+	return nl_talk(&r, buf, sizeof(buf));
+}
+
+/* Whether some uverbs device belongs to ib device @name. */
+static int has_uverbs_dev(const char *name)
+{
+	char path[PATH_MAX], ib[64];
+	int i, found = 0;
+	FILE *f;
+
+	for (i = 0; i < 64 && !found; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/class/infiniband_verbs/uverbs%d/ibdev", i);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(ib, sizeof(ib), f) && !strncmp(ib, name, strlen(name)) &&
+		    ib[strlen(name)] == '\n')
+			found = 1;
+		fclose(f);
+	}
+	return found;
+}
+
+/*
+ * 6.12's ib_uverbs refuses devices of type SMI (ib_uverbs_add_one):
+ * ovbtest's SMI sub-device, made through RDMA netlink as for mlx5's
+ * planes, is an ib device without a uverbs device; it goes with DELDEV,
+ * or with its parent.  6.1 has no NEWDEV command (EINVAL).
+ */
+TEST_F(k, smi_sub_device_has_no_uverbs_device)
+{
+	int parent = nl_dev_index(HCA_IBDEV), smi, ret;
+
+	ASSERT_LE(0, parent);
+	ret = nl_newdev(parent, SMI_NAME, DEVICE_TYPE_SMI);
+	if (!ovbtest_k612()) {
+		/* 6.12: RDMA_NLDEV_CMD_NEWDEV and ib_device_ops::add_sub_dev */
+		EXPECT_EQ(-EINVAL, ret);
+		EXPECT_NE(0, access("/sys/class/infiniband/" SMI_NAME, F_OK));
+		return;
+	}
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(0, access("/sys/class/infiniband/" SMI_NAME, F_OK));
+	usleep(200000);		/* as long as ovbtest0's would take to show */
+	EXPECT_FALSE(has_uverbs_dev(SMI_NAME));
+	EXPECT_TRUE(has_uverbs_dev(HCA_IBDEV));
+	/* one per parent; only SMI */
+	EXPECT_EQ(-EEXIST, nl_newdev(parent, "ovbsmi1", DEVICE_TYPE_SMI));
+	smi = nl_dev_index(SMI_NAME);
+	ASSERT_LE(0, smi);
+	EXPECT_EQ(0, nl_deldev(smi));
+	EXPECT_NE(0, access("/sys/class/infiniband/" SMI_NAME, F_OK));
+	EXPECT_EQ(-EOPNOTSUPP, nl_newdev(parent, SMI_NAME, 2));
+	/* again, left for the parent's unload to take (unload, below) */
+	EXPECT_EQ(0, nl_newdev(parent, SMI_NAME, DEVICE_TYPE_SMI));
+	EXPECT_FALSE(has_uverbs_dev(SMI_NAME));
+}
+
 /* Last: the stack is left as found (rdma_core_programs unloads ib_uverbs). */
 FIXTURE(unload) {
 };
@@ -536,6 +711,8 @@ TEST_F(unload, module_unloads)
 		SKIP(return, "ovbtest not loaded");
 	ASSERT_EQ(0, ovbtest_unload());
 	EXPECT_FALSE(ovbtest_loaded());
+	/* with it the SMI sub-device smi_sub_device_has_no_uverbs_device left */
+	EXPECT_NE(0, access("/sys/class/infiniband/" SMI_NAME, F_OK));
 }
 
 TEST_HARNESS_MAIN

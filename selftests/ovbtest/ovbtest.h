@@ -71,6 +71,7 @@ struct ovbtest_dev {
 	/* STUCK objects not destroyed, leaked ones too (stuck.c) */
 	struct list_head stuck;
 	struct net_device *ndev;	/* the RoCE port's (netdev.c) */
+	struct ovbtest_dev *smi;	/* the SMI sub-device (subdev.c) */
 };
 
 /* The kinds of page a context maps (mmap.c). */
@@ -173,6 +174,12 @@ ovbtest_counters(struct ovbtest_ucontext *uc)
 struct ovbtest_ah {
 	struct ib_ah ibah;
 };
+
+/* main.c */
+void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports);
+
+/* subdev.c: the SMI sub-device (6.12's add_sub_dev; empty on 6.1) */
+extern const struct ib_device_ops ovbtest_subdev_ops;
 
 /* port.c: the IB port and the RoCE port; netdev.c: the RoCE port's netdev */
 extern const struct ib_device_ops ovbtest_port_ops;
