@@ -384,7 +384,7 @@ struct race {
 	__u32 flags;		/* of the MRs registered */
 	volatile int stop;
 	volatile int mr;	/* the current handle, -1 between dereg and reg */
-	long moves, copies, regs, unexpected, revoked;
+	long moves, copies, regs, unexpected, revoked, reg_revoked;
 	int last_err;
 };
 
@@ -433,15 +433,22 @@ static void *race_dereg(void *arg)
 	while (!r->stop) {
 		int mr = r->mr, ret;
 
-		ret = ovbtest_dereg_mr(r->fd, mr);
-		if (ret == -EBUSY)
-			continue;	/* a COPY holds it */
-		if (ret) {
-			r->unexpected++, r->last_err = ret;
-			break;
+		if (mr >= 0) {
+			ret = ovbtest_dereg_mr(r->fd, mr);
+			if (ret == -EBUSY)
+				continue;	/* a COPY holds it */
+			if (ret) {
+				r->unexpected++, r->last_err = ret;
+				break;
+			}
+			r->mr = -1;
 		}
-		r->mr = -1;
 		mr = reg_dmabuf(r->fd, r->pd, r->dfd, r->flags);
+		if (mr == -EINVAL && r->flags == OVBTEST_DMABUF_MR_REVOCABLE) {
+			/* 6.12: a move revoked the import before it was mapped */
+			r->reg_revoked++;
+			continue;
+		}
 		if (mr < 0) {
 			r->unexpected++, r->last_err = mr;
 			break;
@@ -473,8 +480,9 @@ static void race_run(struct __test_metadata *_metadata,
 	r.stop = 1;
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
-	TH_LOG("%ld moves, %ld copies (%ld on a revoked MR), %ld re-registrations in %d s",
-	       r.moves, r.copies, r.revoked, r.regs, RACE_SECONDS);
+	TH_LOG("%ld moves, %ld copies (%ld on a revoked MR), %ld re-registrations (%ld revoked before mapped) in %d s",
+	       r.moves, r.copies, r.revoked, r.regs, r.reg_revoked,
+	       RACE_SECONDS);
 	EXPECT_EQ(0, r.unexpected) TH_LOG("last error %d", r.last_err);
 	EXPECT_LT(0, r.moves);
 	EXPECT_LT(0, r.copies);
@@ -488,7 +496,18 @@ static void race_run(struct __test_metadata *_metadata,
 		EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, r.mr));
 	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
 	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	if (r.reg_revoked && raw_stack_is_intree()) {
+		/*
+		 * 6.12's ib_umem_dmabuf_get_pinned_and_lock: a move between
+		 * the attach and the pin marks the import revoked, the map
+		 * fails (EINVAL) and the release skips the unpin of a revoked
+		 * import: one exporter pin leaks per such registration
+		 * (testing.md, Findings)
+		 */
+		EXPECT_EQ(r.reg_revoked, param(EXP_PARAM("pins")));
+	} else {
+		EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	}
 }
 
 TEST_F(move, moves_copies_and_deregs_race)
