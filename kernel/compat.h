@@ -9,7 +9,6 @@
 #ifndef OVB_COMPAT_H
 #define OVB_COMPAT_H
 
-#include <linux/version.h>
 #include <linux/file.h>
 #include <rdma/ib_verbs.h>
 
@@ -49,10 +48,33 @@
 #define ovb_class_create(name)		class_create(name)
 #endif
 #ifdef OVB_HAVE_CONST_DEVNODE
-typedef const struct device ovb_devnode_device;
+#define OVB_DEVNODE_CONST const
 #else
-typedef struct device ovb_devnode_device;
+#define OVB_DEVNODE_CONST
 #endif
+
+/*
+ * QUERY_PORT's active_speed_ex: the full 16-bit speed where the kernel's
+ * ABI has the field, otherwise the bytes stay reserved (zero).
+ */
+static inline u32 ovb_port_active_speed_ex(const struct ib_port_attr *attr)
+{
+#ifdef OVB_HAVE_PORT_ACTIVE_SPEED_EX
+	return attr->active_speed;
+#else
+	return 0;
+#endif
+}
+
+/* Sub-devices of type SMI (6.12) get no uverbs device. */
+static inline bool ovb_device_is_smi(const struct ib_device *ibdev)
+{
+#ifdef OVB_HAVE_DEVICE_TYPE_SMI
+	return ibdev->type == RDMA_DEVICE_TYPE_SMI;
+#else
+	return false;
+#endif
+}
 
 /* The file of a struct fd (an accessor since 6.12). */
 #ifdef fd_file
@@ -65,9 +87,12 @@ typedef struct device ovb_devnode_device;
  * ib_umem_get() pins read-only memory with FOLL_FORCE | FOLL_WRITE up to
  * 6.1 (to break COW); from 6.2 the memory manager keeps long-term R/O
  * pins coherent and the in-tree module pins without both.  No header says
- * which, so this one is a version check.
+ * which: compat-probe decides by the kernel's version.
  */
-#define OVB_UMEM_FORCE_READONLY_PINS \
-	(LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0))
+#ifdef OVB_HAVE_FORCED_READONLY_PINS
+#define OVB_UMEM_FORCE_READONLY_PINS	true
+#else
+#define OVB_UMEM_FORCE_READONLY_PINS	false
+#endif
 
 #endif

@@ -29,7 +29,7 @@ struct ib_client uverbs_client = {
 };
 MODULE_ALIAS_RDMA_CLIENT("uverbs");
 
-static char *uverbs_devnode(ovb_devnode_device *dev, umode_t *mode)
+static char *uverbs_devnode(OVB_DEVNODE_CONST struct device *dev, umode_t *mode)
 {
 	if (mode)
 		*mode = 0666;
