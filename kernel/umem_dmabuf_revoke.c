@@ -16,22 +16,34 @@
 
 #ifdef OVB_HAVE_UMEM_DMABUF_REVOKE
 
-/* Revoke (reservation lock held): the driver stops first, then the pages go. */
+/*
+ * Revoke (reservation lock held): the driver stops first, then the pages
+ * go.  The callback runs once; the unmap and unpin run every time, so that
+ * a pin taken after an early revocation (one between attach and pin) is
+ * still dropped at release.  6.12 returns early and leaks that pin.
+ */
 void umem_dmabuf_revoke_locked(struct ib_umem_dmabuf *ud)
 {
 	dma_resv_assert_held(ud->attach->dmabuf->resv);
-	if (ud->revoked)
-		return;
-	if (ud->pinned_revoke)
+	if (!ud->revoked && ud->pinned_revoke)
 		ud->pinned_revoke(ud->private);
-	umem_dmabuf_unmap_unpin_locked(ud);
 	ud->revoked = 1;
+	umem_dmabuf_unmap_unpin_locked(ud);
 }
 
-/* The exporter takes the buffer back. */
+/*
+ * The exporter takes the buffer back; possibly already while attaching,
+ * before the umem knows its attachment (nothing is mapped yet then).
+ */
 static void umem_dmabuf_revocable_move_notify(struct dma_buf_attachment *attach)
 {
-	umem_dmabuf_revoke_locked(attach->importer_priv);
+	struct ib_umem_dmabuf *ud = attach->importer_priv;
+
+	if (!ud->attach) {
+		ud->revoked = 1;
+		return;
+	}
+	umem_dmabuf_revoke_locked(ud);
 }
 
 static struct dma_buf_attach_ops umem_dmabuf_revocable_ops = {
