@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 #include <rdma/ib_user_verbs.h>
 
 #include "uverbs_raw.h"
@@ -22,19 +24,25 @@
 #define HCA_IBDEV	OVBTEST_DEVICE_PREFIX "0"
 
 /*
- * Loads the module @name (@name.ko) from beside this program; 0 (also if
- * loaded) or -errno.
+ * Loads the module @name (@name.ko) built for the running kernel: from
+ * modules/<release>/ beside this program (make selftests KVER=...), else
+ * from beside it (the default kernel's); 0 (also if loaded) or -errno.
  */
 static inline int ovbtest_load_module(const char *name)
 {
-	char exe[PATH_MAX], path[PATH_MAX + 32];
+	char exe[PATH_MAX], path[PATH_MAX + 128];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct utsname u;
+	const char *dir;
 	int fd, ret;
 
-	if (n < 0)
+	if (n < 0 || uname(&u))
 		return -errno;
 	exe[n] = 0;
-	snprintf(path, sizeof(path), "%s/%s.ko", dirname(exe), name);
+	dir = dirname(exe);
+	snprintf(path, sizeof(path), "%s/modules/%s/%s.ko", dir, u.release, name);
+	if (access(path, R_OK))
+		snprintf(path, sizeof(path), "%s/%s.ko", dir, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -43,7 +51,7 @@ static inline int ovbtest_load_module(const char *name)
 	return ret == -EEXIST ? 0 : ret;
 }
 
-/* Loads ovbtest.ko from beside this program; 0 (also if loaded) or -errno. */
+/* Loads ovbtest.ko (see above); 0 (also if loaded) or -errno. */
 static inline int ovbtest_load(void)
 {
 	return ovbtest_load_module(HCA_MODULE);
