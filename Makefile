@@ -201,14 +201,18 @@ fuzz-compare: kernel selftests
 	$(TOP)/selftests/fuzz/compare-stacks --build $(BUILD) \
 		--count $(FUZZ_COUNT) $(FUZZ_SEEDS)
 
+# Each part prints how long it took (Documentation/status.md keeps them).
+timed = t0=$$(date +%s); $(1); st=$$?; \
+	echo "make test: '$(strip $(1))' $$(( $$(date +%s) - t0 )) s, exit $$st"; exit $$st
+
 test: ensure-setup
-	$(MAKE) all
-	$(MAKE) kernel-flavors
-	$(MAKE) unit-test
-	$(MAKE) kabi-check
-	$(MAKE) qemu-test
-	$(MAKE) dkms-test
-	$(MAKE) deb-test DEB_TEST_BUILD=host
+	@$(call timed,$(MAKE) all)
+	@$(call timed,$(MAKE) kernel-flavors)
+	@$(call timed,$(MAKE) unit-test)
+	@$(call timed,$(MAKE) kabi-check)
+	@$(call timed,$(MAKE) qemu-test)
+	@$(call timed,$(MAKE) dkms-test)
+	@$(call timed,$(MAKE) deb-test DEB_TEST_BUILD=host)
 
 demo: ensure-setup
 	$(MAKE) kernel userspace
