@@ -307,18 +307,25 @@ TEST_F(mem, mr_request_checks)
 				  ACCESS_LOCAL_WRITE, NULL));
 }
 
-TEST_F(mem, mr_rereg_absent_on_rxe)
+TEST_F(mem, mr_rereg_on_rxe)
 {
+	/* 6.12's rdma_rxe has rereg_user_mr (new PD or access only). */
+	const int rxe_rereg = raw_kernel_at_least(6, 12);
 	struct mr mr;
 
 	if (_metadata->skip)
 		return;
 	ASSERT_EQ(0, reg_mr(self->fd, self->pd, self->buf, BUF_SIZE,
 			    (uintptr_t)self->buf, ACCESS_LOCAL_WRITE, &mr));
-	/* rxe cannot re-register: the command does not exist for it. */
-	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle, 0, self->pd));
-	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle, MR_REREG_PD,
-					self->pd));
+	/*
+	 * 6.1's rxe cannot re-register: the command does not exist for it.
+	 * On 6.12 the command checks that some flag is set, then rxe moves
+	 * the MR to the (same) PD.
+	 */
+	EXPECT_EQ(rxe_rereg ? -EINVAL : -EOPNOTSUPP,
+		  rereg_mr(self->fd, mr.handle, 0, self->pd));
+	EXPECT_EQ(rxe_rereg ? 0 : -EOPNOTSUPP,
+		  rereg_mr(self->fd, mr.handle, MR_REREG_PD, self->pd));
 	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
 }
 
@@ -399,14 +406,32 @@ TEST_F(mem, mr_access_flag_rules)
 				  IB_UVERBS_ACCESS_REMOTE_READ, NULL));
 	/* Bits outside the supported set, below and above the optional range. */
 	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
-				  IB_UVERBS_ACCESS_LOCAL_WRITE | (1u << 8), NULL));
+				  IB_UVERBS_ACCESS_LOCAL_WRITE | (1u << 10), NULL));
 	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
 				  IB_UVERBS_ACCESS_LOCAL_WRITE | (1u << 30),
 				  NULL));
-	/* rxe has no on-demand paging. */
-	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
-				  IB_UVERBS_ACCESS_LOCAL_WRITE |
-				  IB_UVERBS_ACCESS_ON_DEMAND, NULL));
+	/*
+	 * Bit 8 is outside 6.1's set; 6.12 names it FLUSH_GLOBAL and accepts
+	 * it from a device with IB_DEVICE_FLUSH_GLOBAL, which its rxe is.
+	 */
+	if (raw_kernel_at_least(6, 12)) {
+		ASSERT_EQ(0, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+				    IB_UVERBS_ACCESS_LOCAL_WRITE | (1u << 8), &mr));
+		EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR,
+				     mr.handle));
+	} else {
+		EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+					  IB_UVERBS_ACCESS_LOCAL_WRITE | (1u << 8),
+					  NULL));
+	}
+	/*
+	 * rxe has no on-demand paging: 6.1's ib_check_mr_access() says
+	 * EINVAL, 6.12's EOPNOTSUPP.
+	 */
+	EXPECT_EQ(raw_kernel_at_least(6, 12) ? -EOPNOTSUPP : -EINVAL,
+		  reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+			 IB_UVERBS_ACCESS_LOCAL_WRITE |
+			 IB_UVERBS_ACCESS_ON_DEMAND, NULL));
 	/* The access check comes before the PD lookup. */
 	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd + 100, p, BUF_SIZE, va,
 				  IB_UVERBS_ACCESS_REMOTE_WRITE, NULL));
@@ -554,13 +579,16 @@ TEST_F(mem, rereg_request_order_on_rxe)
 			    (uintptr_t)self->buf, IB_UVERBS_ACCESS_LOCAL_WRITE,
 			    &mr));
 	/*
-	 * Without rereg_user_mr the command has no handler at all: every
-	 * combination, even on a bad handle, is EOPNOTSUPP.
+	 * Without rereg_user_mr (6.1's rxe) the command has no handler at
+	 * all: every combination, even on a bad handle, is EOPNOTSUPP.
+	 * 6.12's rxe has one that refuses a new translation (EOPNOTSUPP) and
+	 * takes new access flags; flags beyond the known three are the
+	 * command's EOPNOTSUPP, before the handle.
 	 */
 	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle, MR_REREG_TRANS,
 					self->pd));
-	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle, MR_REREG_ACCESS,
-					self->pd));
+	EXPECT_EQ(raw_kernel_at_least(6, 12) ? 0 : -EOPNOTSUPP,
+		  rereg_mr(self->fd, mr.handle, MR_REREG_ACCESS, self->pd));
 	EXPECT_EQ(-EOPNOTSUPP, rereg_mr(self->fd, mr.handle,
 					MR_REREG_TRANS | MR_REREG_PD |
 					MR_REREG_ACCESS, self->pd));

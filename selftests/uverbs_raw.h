@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <rdma/ib_user_verbs.h>
 
 #define UVERBS_DEV "/dev/infiniband/uverbs0"
@@ -298,6 +299,22 @@ static inline const char *raw_ibdev_name(void)
 static inline int raw_stack_is_intree(void)
 {
 	return access("/sys/module/ib_uverbs/version", F_OK) != 0;
+}
+
+/*
+ * Whether the running kernel (uname) is @major.@minor or newer.  Where
+ * Debian's 6.12 answers otherwise than its 6.1 (the in-tree module of the
+ * running kernel is the oracle), a test expects per kernel through this,
+ * with a comment naming the 6.12 change (Documentation/kernels.md).
+ */
+static inline int raw_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return 0;
+	return ma > major || (ma == major && mi >= minor);
 }
 
 /*
