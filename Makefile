@@ -2,19 +2,33 @@
 #
 # openverbs: the one entry point.  `make help` lists the targets.
 #
-# Everything is built below build/.  The kernel target is the newest
-# installed Debian 6.1 amd64 kernel (override with KVER= or KDIR=).
+# Everything is built below build/.  The kernels (Documentation/kernels.md):
+# kernel/targets lists the Debian series (6.1, 6.12) and flavors, and
+# kernel/target-kver finds the installed ones.  KVER is the kernel of the
+# one-kernel targets (kernel, check, fuzz, bench, dkms-install): by default
+# the newest installed 6.1 amd64.  KVERS are the kernels the test targets
+# go through (qemu-test, dkms-test, deb-test): the newest amd64 kernel of
+# every series, or only KVER when KVER is given.
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
 BUILD ?= $(TOP)/build
-KVER ?= $(shell $(TOP)/kernel/target-kver)
+DEFAULT_KVER := $(shell env -u KVER $(TOP)/kernel/target-kver)
+# Every installed kernel of every series and flavor (make kernel-flavors,
+# make kabi-check; PREEMPT_RT shows locking mistakes).
+ifeq ($(origin KVER),undefined)
+KVER := $(DEFAULT_KVER)
+KVERS ?= $(shell $(TOP)/kernel/target-kver --all)
+ALL_KVERS := $(shell $(TOP)/kernel/target-kver --all every)
+else
+KVERS ?= $(KVER)
+ALL_KVERS := $(KVER)
+endif
 KDIR ?= /lib/modules/$(KVER)/build
-# Where Kbuild puts the objects of this KVER (another flavor: its own dir).
-KOBJ ?= $(BUILD)/kernel
-# The other Debian 6.1 flavors we must compile on (PREEMPT_RT shows locking
-# mistakes); make setup installs their headers.
-FLAVORS := cloud-amd64 rt-amd64
+# Where Kbuild puts the objects of KVER: build/kernel for the default
+# kernel, build/kernel-KVER for any other (qemu/run and kernel/load pick
+# the module by the same rule).
+KOBJ ?= $(if $(filter $(DEFAULT_KVER),$(KVER)),$(BUILD)/kernel,$(BUILD)/kernel-$(KVER))
 UVERBS ?= ours
 # KERNEL=debug: run the guest on the debug kernel (KASAN, lockdep, ...)
 # that qemu/build-debug-kernel builds from linux-source-6.1.
@@ -39,9 +53,21 @@ DKMS_SRC := $(BUILD)/dkms/src/openverbs-$(VERSION)
 DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
-	unit-test kabi-check qemu-test fuzz fuzz-compare test demo check clean bench bench-programs \
-	kernel-flavors debug-kernel dkms-source dkms-build dkms-test dkms-install dkms-remove \
-	deb deb-lint deb-test
+	unit-test kabi-check kabi-check-one qemu-test qemu-test-one fuzz fuzz-compare test demo \
+	check clean bench bench-programs kernel-flavors debug-kernel dkms-source dkms-build \
+	dkms-test deb deb-lint deb-test dkms-install dkms-remove kernels
+
+# $(call each-kver,KERNELS,COMMAND): runs the shell COMMAND once per kernel
+# of KERNELS with $$kv set to it, going on after a failure; prints one
+# result line per kernel and fails if any failed (or there is none).
+each-kver = status=0; results=; \
+	[ -n "$(strip $(1))" ] || { echo "$@: no target kernel installed: run 'make setup'" >&2; exit 1; }; \
+	for kv in $(1); do \
+		echo "$@: ---- $$kv"; \
+		if $(2); then r=ok; else r=FAILED; status=1; fi; \
+		results="$${results}$@: $$kv: $$r\n"; \
+	done; \
+	printf '%b' "$$results"; exit $$status
 
 all: kernel userspace selftests
 
@@ -50,13 +76,14 @@ help:
 	@echo "make test        set up, build, unit tests, kABI check, selftests in QEMU (the gate)"
 	@echo "make setup       install the Debian packages the project needs (root)"
 	@echo "make             build kernel module, userspace library and selftests into build/"
-	@echo "make qemu-test   selftests in QEMU (UVERBS=ours|intree)"
-	@echo "make kernel-flavors  compile for the cloud-amd64 and rt-amd64 headers too"
+	@echo "make qemu-test   selftests in QEMU on every target kernel (UVERBS=ours|intree, KVER=one)"
+	@echo "make kernels     list the target kernels found (KVER, KVERS, every flavor)"
+	@echo "make kernel-flavors  compile for every installed target kernel and flavor"
 	@echo "make qemu-test KERNEL=debug  the same on a KASAN/lockdep kernel built here (long)"
 	@echo "make fuzz        the ABI fuzzer in QEMU for FUZZ_SECONDS (KERNEL=debug, UVERBS=, FUZZ_SEED=)"
 	@echo "                 FUZZ_THREADS=N FUZZ_PROCS=M: concurrent mode, N threads + M processes on shared files"
 	@echo "make fuzz-compare  the fuzzer's results for FUZZ_SEEDS on both stacks, compared"
-	@echo "make kabi-check  compare exported symbol CRCs with the kernel's Module.symvers"
+	@echo "make kabi-check  exported symbol CRCs vs each installed kernel's Module.symvers (every flavor)"
 	@echo "make check       checkpatch + sparse on the kernel module"
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
 	@echo "make dkms-test   dkms build here, dkms install + modprobe rdma_rxe in QEMU"
@@ -64,7 +91,12 @@ help:
 	@echo "make deb-lint    lintian over the packages: any error, warning or info tag fails"
 	@echo "make deb-test    install the packages with apt in QEMU, ping-pong, remove, check clean removal"
 	@echo "make bench       ours vs in-tree ib_uverbs and rdma-core in one guest boot (Documentation/performance.md)"
-	@echo "variables: KVER=$(KVER) KDIR=$(KDIR) UVERBS=$(UVERBS)"
+	@echo "variables: KVER=$(KVER) KVERS=\"$(KVERS)\" KDIR=$(KDIR) KOBJ=$(KOBJ) UVERBS=$(UVERBS)"
+
+kernels:
+	@echo "KVER (default for one-kernel targets): $(KVER)"
+	@echo "KVERS (qemu-test, dkms-test, deb-test): $(KVERS)"
+	@echo "every flavor (kernel-flavors, kabi-check): $(ALL_KVERS)"
 
 # ---------------------------------------------------------------- setup
 setup:
@@ -76,25 +108,19 @@ ensure-setup:
 
 # ---------------------------------------------------------------- build
 # Kbuild builds in a directory of links to kernel/, so that objects land in
-# build/kernel and the source tree stays clean.
+# build/kernel (build/kernel-KVER) and the source tree stays clean.
 kernel:
-	@test -n "$(KVER)" || { echo "no 6.1.0-*-amd64 kernel headers found: run 'make setup'" >&2; exit 1; }
+	@test -n "$(KVER)" || { echo "no target kernel's headers found (kernel/target-kver): run 'make setup'" >&2; exit 1; }
 	@mkdir -p $(KOBJ)
 	@find $(KOBJ) -maxdepth 1 -xtype l -delete
 	@for f in $(TOP)/kernel/Kbuild $(TOP)/kernel/*.[ch]; do \
 		ln -sfn $$f $(KOBJ)/$$(basename $$f); done
 	$(MAKE) -C $(KDIR) M=$(KOBJ) OVB_UAPI=$(TOP)/uapi OVB_WERROR=y W=$(KERNEL_W) modules
 
-# Compile (warnings are errors) for every other flavor's headers.
+# Compile (warnings are errors) for every installed kernel and flavor
+# (KVER=: that one only).
 kernel-flavors:
-	@for f in $(FLAVORS); do \
-		kv=$$($(TOP)/kernel/target-kver $$f); \
-		test -n "$$kv" || { echo "no linux-headers-6.1.0-*-$$f: run 'make setup'" >&2; exit 1; }; \
-		$(MAKE) --no-print-directory kernel KVER=$$kv KDIR=/lib/modules/$$kv/build \
-			KOBJ=$(BUILD)/kernel-$$f || exit 1; \
-		$(TOP)/kernel/kabi-check $(BUILD)/kernel-$$f/Module.symvers \
-			/lib/modules/$$kv/build/Module.symvers || exit 1; \
-	done
+	@$(call each-kver,$(ALL_KVERS),$(MAKE) --no-print-directory kernel KVER=$$kv)
 
 userspace:
 	cmake -S $(TOP)/userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -103,8 +129,13 @@ userspace:
 
 # The guest suite: the kselftests plus the library's data-path test
 # (unmodified rdma-core tools and perftest on our libibverbs + provider).
+# The programs are the same for every kernel; the suite's kernel modules
+# are built for KVER: beside the programs for the default kernel, in
+# build/selftests/modules/KVER/ for another (the programs look there
+# first for the kernel they run on).
 selftests:
 	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests KDIR=$(KDIR) \
+		MODULES_KVER=$(if $(filter-out $(DEFAULT_KVER),$(KVER)),$(KVER)) \
 		EXTERNAL_TESTS="$(TOP)/userspace/tests/guest/data-path $(TOP)/userspace/tests/guest/ovbtest-provider"
 
 # ---------------------------------------------------------------- tests
@@ -114,21 +145,42 @@ uapi-check:
 unit-test: userspace uapi-check
 	cd $(BUILD)/userspace && ctest --output-on-failure
 
-kabi-check: kernel
-	$(TOP)/kernel/kabi-check $(BUILD)/kernel/Module.symvers $(KDIR)/Module.symvers
+# Every installed kernel and flavor (KVER=: that one only): ours against
+# that kernel's in-tree ib_uverbs.
+kabi-check:
+	@$(call each-kver,$(ALL_KVERS),$(MAKE) --no-print-directory kabi-check-one KVER=$$kv)
+
+kabi-check-one:
+	@$(MAKE) --no-print-directory kernel || { echo "kabi-check: $(KVER): our module does not build for it" >&2; exit 1; }
+	$(TOP)/kernel/kabi-check $(KOBJ)/Module.symvers $(KDIR)/Module.symvers
 
 # Debian boots with init_on_alloc=1, which hides a missing zeroing: the
 # programs whose responses carry bytes the kernel or a driver filled run a
 # second time on a boot with init_on_alloc=0.
 ZERO_TESTS := uverbs_write_abi uverbs_ioctl uverbs_ovbtest uverbs_ovbtest_verbs uverbs_ovbtest_methods
 
-qemu-test: kernel userspace selftests
+# Every kernel of KVERS in turn (each with its own in-tree module as the
+# oracle: UVERBS=intree); KERNEL=debug: the debug kernel only.
 ifeq ($(KERNEL),debug)
-	$(MAKE) debug-kernel
+qemu-test: qemu-test-one
+else
+qemu-test:
+	@$(call each-kver,$(KVERS),$(MAKE) --no-print-directory qemu-test-one KVER=$$kv)
 endif
-	$(TOP)/qemu/run --kernel=$(KERNEL) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) -- \
+
+# One kernel (KVER).  The in-tree stack needs no module of ours, but
+# rdma_core_programs swaps to it when it is built.
+qemu-test-one: userspace selftests
+ifeq ($(KERNEL),debug)
+	$(MAKE) kernel
+	$(MAKE) debug-kernel
+else
+	$(MAKE) --no-print-directory kernel || \
+		{ [ "$(UVERBS)" = intree ] && echo "qemu-test: our module does not build for $(KVER); the in-tree run goes on"; }
+endif
+	$(TOP)/qemu/run --kernel=$(KERNEL) --kver=$(KVER) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests
-	$(TOP)/qemu/run --kernel=$(KERNEL) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) \
+	$(TOP)/qemu/run --kernel=$(KERNEL) --kver=$(KVER) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) \
 		--append=init_on_alloc=0 -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $(ZERO_TESTS)
 
@@ -137,7 +189,7 @@ fuzz: kernel selftests
 ifeq ($(KERNEL),debug)
 	$(MAKE) debug-kernel
 endif
-	$(TOP)/qemu/run --kernel=$(KERNEL) --uverbs=$(UVERBS) --hca=rxe \
+	$(TOP)/qemu/run --kernel=$(KERNEL) --kver=$(KVER) --uverbs=$(UVERBS) --hca=rxe \
 		--timeout $$(( $(FUZZ_SECONDS) + 600 )) -- \
 		$(BUILD)/selftests/uverbs_fuzz --seconds $(FUZZ_SECONDS) \
 		$(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) \
@@ -149,22 +201,26 @@ fuzz-compare: kernel selftests
 	$(TOP)/selftests/fuzz/compare-stacks --build $(BUILD) \
 		--count $(FUZZ_COUNT) $(FUZZ_SEEDS)
 
+# Each part prints how long it took (Documentation/status.md keeps them).
+timed = t0=$$(date +%s); $(1); st=$$?; \
+	echo "make test: '$(strip $(1))' $$(( $$(date +%s) - t0 )) s, exit $$st"; exit $$st
+
 test: ensure-setup
-	$(MAKE) all
-	$(MAKE) kernel-flavors
-	$(MAKE) unit-test
-	$(MAKE) kabi-check
-	$(MAKE) qemu-test
-	$(MAKE) dkms-test
-	$(MAKE) deb-test DEB_TEST_BUILD=host
+	@$(call timed,$(MAKE) all)
+	@$(call timed,$(MAKE) kernel-flavors)
+	@$(call timed,$(MAKE) unit-test)
+	@$(call timed,$(MAKE) kabi-check)
+	@$(call timed,$(MAKE) qemu-test)
+	@$(call timed,$(MAKE) dkms-test)
+	@$(call timed,$(MAKE) deb-test DEB_TEST_BUILD=host)
 
 demo: ensure-setup
 	$(MAKE) kernel userspace
-	$(TOP)/qemu/run --uverbs=ours --hca=rxe --timeout 600 -- $(TOP)/qemu/demo-guest
+	$(TOP)/qemu/run --kver=$(KVER) --uverbs=ours --hca=rxe --timeout 600 -- $(TOP)/qemu/demo-guest
 
 check: kernel
 	$(TOP)/kernel/check-style $(TOP)/kernel
-	$(MAKE) -C $(KDIR) M=$(BUILD)/kernel OVB_UAPI=$(TOP)/uapi C=2 W=$(KERNEL_W) modules
+	$(MAKE) -C $(KDIR) M=$(KOBJ) OVB_UAPI=$(TOP)/uapi C=2 W=$(KERNEL_W) modules
 
 # The debug kernel and our module built against it (build/kernel-debug).
 debug-kernel:
@@ -173,7 +229,7 @@ debug-kernel:
 		KDIR=$(BUILD)/debug-kernel/obj KOBJ=$(BUILD)/kernel-debug
 	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests odp-module \
 		KDIR=$(BUILD)/debug-kernel/obj \
-		ODP_KVER=$$(cat $(BUILD)/debug-kernel/release)
+		MODULES_KVER=$$(cat $(BUILD)/debug-kernel/release)
 
 # ---------------------------------------------------------------- bench
 # One guest boot, both ib_uverbs modules loaded in turn (bench/guest); the
@@ -199,7 +255,7 @@ bench-programs:
 bench: kernel userspace bench-programs
 	@rm -rf $(BUILD)/bench/raw
 	@status=0; \
-	$(TOP)/qemu/run --uverbs=none --mem=3072 --timeout $(BENCH_TIMEOUT) -- \
+	$(TOP)/qemu/run --kver=$(KVER) --uverbs=none --mem=3072 --timeout $(BENCH_TIMEOUT) -- \
 		env BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONTROL_ROUNDS=$(BENCH_CONTROL_ROUNDS) \
 		BENCH_REPS=$(BENCH_REPS) BENCH_MIN_TIME=$(BENCH_MIN_TIME) BENCH_UCOST_ITERS=$(BENCH_UCOST_ITERS) \
 		BENCH_LOAD_ROUNDS=$(BENCH_LOAD_ROUNDS) BENCH_LOAD_SECONDS=$(BENCH_LOAD_SECONDS) BENCH_SECTIONS="$(BENCH_SECTIONS)" $(TOP)/bench/guest \
@@ -220,19 +276,22 @@ dkms-source:
 	mkdir -p $(DKMS_SRC)/uapi
 	cp $(TOP)/kernel/Kbuild $(TOP)/kernel/*.[ch] $(DKMS_SRC)/
 	cp -r $(TOP)/uapi/openverbs $(DKMS_SRC)/uapi/
-	sed 's/@VERSION@/$(VERSION)/' $(TOP)/kernel/dkms.conf >$(DKMS_SRC)/dkms.conf
+	@# BUILD_EXCLUSIVE_KERNEL: the releases of kernel/targets' series.
+	re=$$($(TOP)/kernel/target-kver --release-regex | sed 's/[\\&|]/\\&/g'); \
+	sed -e 's/@VERSION@/$(VERSION)/' -e "s|@KERNELS@|$$re|" $(TOP)/kernel/dkms.conf >$(DKMS_SRC)/dkms.conf
 
-# dkms add + build in a private tree under build/ (the machine's dkms state
-# is untouched); dkms-test installs from it inside the guest.
+# dkms add, then dkms build for every kernel of KVERS, in a private tree
+# under build/ (the machine's dkms state is untouched); dkms-test installs
+# from it inside a guest of each kernel.
 dkms-build: dkms-source
 	rm -rf $(BUILD)/dkms/tree
 	mkdir -p $(BUILD)/dkms/tree
 	dkms add $(DKMS_TREES) -m openverbs -v $(VERSION)
-	dkms build $(DKMS_TREES) -m openverbs -v $(VERSION) -k $(KVER)
+	@$(call each-kver,$(KVERS),dkms build $(DKMS_TREES) -m openverbs -v $(VERSION) -k $$kv)
 
 dkms-test: dkms-build
-	$(TOP)/qemu/run --uverbs=none --timeout $(QEMU_TIMEOUT) -- \
-		$(TOP)/qemu/dkms-guest $(BUILD)/dkms $(VERSION) $(KVER)
+	@$(call each-kver,$(KVERS),$(TOP)/qemu/run --kver=$$kv --uverbs=none --timeout $(QEMU_TIMEOUT) -- \
+		$(TOP)/qemu/dkms-guest $(BUILD)/dkms $(VERSION) $$kv)
 
 # On a node: the real thing, in /usr/src and dkms' own tree, plus the
 # modprobe.d softdep and the udev rule (packaging/, Documentation/install.md).
@@ -270,10 +329,11 @@ DEB_TEST_TIMEOUT ?= 2700
 deb-lint: deb
 	lintian --fail-on error,warning,info --tag-display-limit 0 $(BUILD)/deb/*.deb
 
+# One set of packages, installed in a guest of each kernel of KVERS.
 deb-test: deb-lint $(if $(filter host,$(DEB_TEST_BUILD)),dkms-build)
-	$(TOP)/qemu/run --uverbs=none --timeout $(DEB_TEST_TIMEOUT) -- \
-		$(TOP)/qemu/deb-guest $(BUILD)/deb $(VERSION) $(KVER) \
-		$(if $(filter host,$(DEB_TEST_BUILD)),$(BUILD)/dkms/tree)
+	@$(call each-kver,$(KVERS),$(TOP)/qemu/run --kver=$$kv --uverbs=none --timeout $(DEB_TEST_TIMEOUT) -- \
+		$(TOP)/qemu/deb-guest $(BUILD)/deb $(VERSION) $$kv \
+		$(if $(filter host,$(DEB_TEST_BUILD)),$(BUILD)/dkms/tree))
 
 clean:
 	rm -rf $(BUILD)

@@ -120,20 +120,29 @@ result $? "no object left behind on $dev (rdma resource show)"
 # not export yet: that is reported as a skip naming the symbols.
 kver=$(uname -r)
 mods=/lib/modules/$kver/kernel/drivers/infiniband
+# nm of a module file as the kernel ships it (6.1: .ko; 6.12: .ko.xz).
+module_nm() { # nm-options... FILE
+	local file=${*: -1} opts=("${@:1:$#-1}")
+	case $file in
+	*.ko.xz) xz -dc "$file" >"$log/nm.ko" && nm "${opts[@]}" "$log/nm.ko" ;;
+	*.ko.zst) zstd -qdc "$file" >"$log/nm.ko" && nm "${opts[@]}" "$log/nm.ko" ;;
+	*) nm "${opts[@]}" "$file" ;;
+	esac
+}
 upstream_exports() {
-	nm --defined-only "$mods/core/ib_uverbs.ko" |
+	module_nm --defined-only "$(echo "$mods"/core/ib_uverbs.ko*)" |
 		awk '$3 ~ /^__ksymtab_/ { sub("__ksymtab_", "", $3); print $3 }' | sort -u
 }
 running_exports() {
 	awk '$4 == "[ib_uverbs]" && $3 ~ /^__ksymtab_/ { sub("__ksymtab_", "", $3); print $3 }' \
 		/proc/kallsyms | sort -u
 }
-drivers=("$mods"/hw/*/*.ko)
+drivers=("$mods"/hw/*/*.ko*)
 [ -e "${drivers[0]}" ] || skip "modprobe the distro's HCA drivers" "$kver has none under $mods/hw (a trimmed debug kernel)"
-for ko in "$mods"/hw/*/*.ko; do
+for ko in "${drivers[@]}"; do
 	[ -e "$ko" ] || continue
-	mod=$(basename "$ko" .ko)
-	missing=$(comm -12 <(nm -u "$ko" | awk '{ print $2 }' | sort -u) <(upstream_exports) |
+	mod=$(basename "${ko%.ko*}")
+	missing=$(comm -12 <(module_nm -u "$ko" | awk '{ print $2 }' | sort -u) <(upstream_exports) |
 		comm -23 - <(running_exports))
 	if [ -n "$missing" ]; then
 		skip "modprobe $mod" "imports $(echo $missing | wc -w) symbol(s) this ib_uverbs does not export yet: $(echo $missing)"
