@@ -269,12 +269,13 @@ bench: kernel userspace bench-programs
 	exit $$status
 
 # ---------------------------------------------------------------- dkms
-# The source tree dkms wants: dkms.conf, Kbuild and sources, uapi/.
+# The source tree dkms wants: dkms.conf, Kbuild, its compat-probe (run by
+# Kbuild for the kernel being built) and sources, uapi/.
 dkms-source:
 	@test -n "$(VERSION)" || { echo "no OPENVERBS_VERSION in kernel/uverbs.h" >&2; exit 1; }
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)/uapi
-	cp $(TOP)/kernel/Kbuild $(TOP)/kernel/*.[ch] $(DKMS_SRC)/
+	cp $(TOP)/kernel/Kbuild $(TOP)/kernel/compat-probe $(TOP)/kernel/*.[ch] $(DKMS_SRC)/
 	cp -r $(TOP)/uapi/openverbs $(DKMS_SRC)/uapi/
 	@# BUILD_EXCLUSIVE_KERNEL: the releases of kernel/targets' series.
 	re=$$($(TOP)/kernel/target-kver --release-regex | sed 's/[\\&|]/\\&/g'); \
