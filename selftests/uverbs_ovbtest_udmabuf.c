@@ -323,6 +323,7 @@ FIXTURE_SETUP(udmabuf)
 	self->mrs = live_mrs(self->fd);
 	ASSERT_LE(1, self->mrs);
 	self->res_mrs = raw_res_count("mr");
+	ASSERT_LE(1, self->res_mrs);
 }
 
 FIXTURE_TEARDOWN(udmabuf)
@@ -341,8 +342,7 @@ FIXTURE_TEARDOWN(udmabuf)
 #define EXPECT_NO_DMABUF_MR(self, ino)					\
 	do {								\
 		EXPECT_EQ((self)->mrs, live_mrs((self)->fd));		\
-		if ((self)->res_mrs >= 0)				\
-			EXPECT_EQ((self)->res_mrs, raw_res_count("mr"));	\
+		EXPECT_EQ((self)->res_mrs, raw_res_count("mr"));	\
 		EXPECT_EQ(0, bufinfo_attached(ino));			\
 	} while (0)
 
@@ -352,6 +352,9 @@ TEST_F(udmabuf, udmabuf_shows_the_memfd)
 	char name[64] = "";
 	unsigned char *p;
 	int dfd;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
 	/* udmabuf's own rule: the memfd must be sealed against shrinking */
 	dfd = memfd_create("unsealed", MFD_CLOEXEC);
@@ -405,8 +408,7 @@ static void whole_memfd(struct __test_metadata *_metadata,
 	EXPECT_EQ(MEM_LEN, qlen);
 	EXPECT_EQ(iova, qiova);
 	EXPECT_EQ(self->mrs + 1, live_mrs(self->fd));
-	if (self->res_mrs >= 0)
-		EXPECT_EQ(self->res_mrs + 1, raw_res_count("mr"));
+	EXPECT_EQ(self->res_mrs + 1, raw_res_count("mr"));
 	EXPECT_EQ(1, bufinfo_attached(ino));
 
 	/* memfd -> HCA: what the CPU wrote into the memfd, read via the MR */
@@ -451,11 +453,17 @@ static void whole_memfd(struct __test_metadata *_metadata,
 
 TEST_F(udmabuf, whole_memfd_pinned)
 {
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
+
 	whole_memfd(_metadata, self, NO_DRV_FLAGS);
 }
 
 TEST_F(udmabuf, whole_memfd_dynamic_import)
 {
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
+
 	whole_memfd(_metadata, self, OVBTEST_DMABUF_MR_DYNAMIC);
 }
 
@@ -469,6 +477,9 @@ TEST_F(udmabuf, windows_of_memfd_and_buffer)
 	const __u64 base = 3 * PG, off = PG + 100, len = 3 * PG + 333;
 	unsigned long ino;
 	int dfd, h, h2;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
 	dfd = udmabuf(self->memfd, base, 8 * PG);
 	ASSERT_LE(0, dfd);
@@ -529,6 +540,9 @@ TEST_F(udmabuf, list_of_two_windows)
 	unsigned long ino;
 	int dfd, h;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
+
 	dfd = udmabuf_list(items, 2);
 	ASSERT_LE(0, dfd);
 	ino = inode_of(dfd);
@@ -563,6 +577,9 @@ TEST_F(udmabuf, reg_errors)
 {
 	int dfd, dev;
 	unsigned long ino;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
 	dfd = udmabuf(self->memfd, 0, 4 * PG);
 	ASSERT_LE(0, dfd);
@@ -614,6 +631,9 @@ TEST_F(udmabuf, read_only_mr)
 	unsigned long ino;
 	int dfd, h;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
+
 	dfd = udmabuf(self->memfd, 0, 2 * PG);
 	ASSERT_LE(0, dfd);
 	ino = inode_of(dfd);
@@ -641,6 +661,9 @@ TEST_F(udmabuf, fds_closed_before_dereg)
 {
 	unsigned long ino;
 	int dfd, h;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
 	dfd = udmabuf(self->memfd, 0, 4 * PG);
 	ASSERT_LE(0, dfd);
@@ -677,6 +700,9 @@ TEST_F(udmabuf, uverbs_close_frees_the_mr)
 	unsigned long ino;
 	int dfd, fd2;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
+
 	dfd = udmabuf(self->memfd, PG, 4 * PG);
 	ASSERT_LE(0, dfd);
 	ino = inode_of(dfd);
@@ -705,6 +731,9 @@ TEST_F(udmabuf, unplug_with_a_live_mr)
 {
 	unsigned long taint = tainted(), ino;
 	int dfd, h;
+
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
 	dfd = udmabuf(self->memfd, 0, 4 * PG);
 	ASSERT_LE(0, dfd);
@@ -791,6 +820,10 @@ TEST_F(rxe, reg_dmabuf_mr_unsupported)
 	int memfd, dfd = -1, mrs = raw_res_count("mr");
 	unsigned long ino = 0;
 
+	if (_metadata->skip)
+		return;	/* the fixture setup skipped (6.1's harness runs the body) */
+
+	ASSERT_LE(0, mrs);
 	memfd = sealed_memfd(4 * PG);
 	ASSERT_LE(0, memfd);
 	if (!access(UDMABUF_DEV, R_OK | W_OK)) {
