@@ -2,7 +2,8 @@
 /*
  * MRs over a dma-buf (UVERBS_METHOD_REG_DMABUF_MR) on the test HCA: the
  * success path, which needs a driver with a DMA device and a dma-buf
- * exporter, neither of which Debian's guest has otherwise (no udmabuf).
+ * exporter, neither of which Debian's 6.1 guest has otherwise (no
+ * udmabuf; uverbs_ovbtest_udmabuf uses 6.12's).
  * ovbtest.ko registers them pinned (ib_umem_dmabuf_get_pinned, as efa);
  * its exporter, ovbtest_dmabuf.ko, hands out dma-bufs of plain pages
  * (OVBTEST_METHOD_DEVICE_DMABUF_ALLOC) that mmap() for the test to read

@@ -9,12 +9,15 @@
  * ovbtest.ko loads and unloads without it).  The copy "DMA" walks the
  * umem's DMA addresses - the exporter's table as ib_umem_dmabuf_map_pages()
  * trimmed it to the MR's window - and asks the exporter for the page
- * behind each one.
+ * behind each one; a dma-buf of another exporter (udmabuf, built into
+ * 6.12) is reached at the physical address its DMA address names.
  */
 #include <linux/dma-buf.h>
+#include <linux/dma-direct.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
 #include <linux/highmem.h>
+#include <linux/iommu.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -215,8 +218,37 @@ void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr)
 }
 
 /*
+ * A dma-buf of another exporter (udmabuf on 6.12): the page the device's
+ * DMA reaches at @addr.  The device is a platform device with a 64-bit mask
+ * and no IOMMU in front (the guest has none), so its DMA is direct: a DMA
+ * address is the physical one.  NULL when that does not hold or @addr is no
+ * RAM.
+ */
+static struct page *ovbtest_dma_page(struct device *dev, dma_addr_t addr,
+				     unsigned int *offset)
+{
+	phys_addr_t phys;
+
+	if (device_iommu_mapped(dev))
+		return NULL;
+	phys = dma_to_phys(dev, addr);
+	if (!pfn_valid(PHYS_PFN(phys)))
+		return NULL;
+	*offset = offset_in_page(phys);
+	return pfn_to_page(PHYS_PFN(phys));
+}
+
+/* The exporter module's own buffers (DEFINE_DMA_BUF_EXPORT_INFO's name). */
+static bool ovbtest_dmabuf_is_ours(const struct dma_buf *dmabuf)
+{
+	return !strcmp(dmabuf->exp_name, "ovbtest_dmabuf");
+}
+
+/*
  * @len bytes at @off of a mapped dma-buf MR to (or from) @buf.  The umem's
- * table starts at the page of its first byte, as for user memory.
+ * table starts at the page of its first byte, as for user memory.  Our
+ * exporter's buffers are looked up in its mapping; another exporter's
+ * through the DMA address.
  */
 static int ovbtest_dmabuf_xfer_mapped(struct ovbtest_mr *mr, u64 off,
 				      void *buf, size_t len, bool to_umem)
@@ -227,10 +259,12 @@ static int ovbtest_dmabuf_xfer_mapped(struct ovbtest_mr *mr, u64 off,
 	struct scatterlist *sg;
 	unsigned int i, in;
 	struct page *page;
+	bool ours = ovbtest_dmabuf_is_ours(attach->dmabuf);
 	size_t done = 0, n;
+	dma_addr_t addr;
 	void *va;
 
-	if (!mr->dmabuf_page)
+	if (ours && !mr->dmabuf_page)
 		return -EOPNOTSUPP;
 	for_each_sg(umem->sgt_append.sgt.sgl, sg, umem->sgt_append.sgt.nents,
 		    i) {
@@ -239,8 +273,9 @@ static int ovbtest_dmabuf_xfer_mapped(struct ovbtest_mr *mr, u64 off,
 			continue;
 		}
 		while (done < len && skip < sg_dma_len(sg)) {
-			page = mr->dmabuf_page(attach,
-					       sg_dma_address(sg) + skip, &in);
+			addr = sg_dma_address(sg) + skip;
+			page = ours ? mr->dmabuf_page(attach, addr, &in) :
+				      ovbtest_dma_page(attach->dev, addr, &in);
 			if (WARN_ON_ONCE(!page))
 				return -EFAULT;
 			n = min_t(size_t, len - done, PAGE_SIZE - in);
