@@ -53,6 +53,15 @@ def one_line(text):
     return ' '.join(str(text).split())
 
 
+def reason_of(exc):
+    """The exception's last line, and the one it was raised while handling
+    (a bare assert on an error's text says nothing about the error)."""
+    reason = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    if exc.__context__ is not None and not exc.__suppress_context__:
+        reason += f' (while handling {reason_of(exc.__context__)})'
+    return reason
+
+
 class VerdictRecorder(unittest.TestResult):
     """Writes each case's verdict as soon as the case has finished."""
 
@@ -80,8 +89,7 @@ class VerdictRecorder(unittest.TestResult):
         super().stopTest(test)
 
     def failed(self, test, err, subtest=None):
-        last = traceback.format_exception_only(err[0], err[1])[-1]
-        self.verdict = ('fail', last)
+        self.verdict = ('fail', reason_of(err[1]))
         self.tracebacks.write(f'== {test.id()}\n')
         if subtest is not None:
             self.tracebacks.write(f'{subtest.id()}\n')
