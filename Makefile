@@ -218,7 +218,8 @@ dkms-source:
 	@test -n "$(VERSION)" || { echo "no OPENVERBS_VERSION in kernel/uverbs.h" >&2; exit 1; }
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)/uapi
-	cp $(TOP)/kernel/Kbuild $(TOP)/kernel/*.[ch] $(DKMS_SRC)/
+	cp $(TOP)/kernel/Kbuild $(TOP)/kernel/compat-probe $(DKMS_SRC)/
+	cp $(filter-out %/compat-config.h,$(wildcard $(TOP)/kernel/*.[ch])) $(DKMS_SRC)/
 	cp -r $(TOP)/uapi/openverbs $(DKMS_SRC)/uapi/
 	sed 's/@VERSION@/$(VERSION)/' $(TOP)/kernel/dkms.conf >$(DKMS_SRC)/dkms.conf
 

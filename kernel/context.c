@@ -388,7 +388,7 @@ static int UVERBS_HANDLER(OVB_METHOD_QUERY_CONTEXT)(struct uverbs_attr_bundle *a
 	return ucontext->device->ops.query_ucontext(ucontext, attrs);
 }
 
-/* The legacy response plus port_cap_flags2, zero-extended. */
+/* The legacy response plus port_cap_flags2 (and, on 6.12, the 16-bit speed). */
 static int UVERBS_HANDLER(OVB_METHOD_QUERY_PORT)(struct uverbs_attr_bundle *attrs)
 {
 	struct ovb_query_port_resp_ex resp = {};
@@ -409,6 +409,7 @@ static int UVERBS_HANDLER(OVB_METHOD_QUERY_PORT)(struct uverbs_attr_bundle *attr
 	if (ret)
 		return ret;
 	resp.port_cap_flags2 = attr.port_cap_flags2;
+	resp.active_speed_ex = ovb_port_active_speed_ex(&attr);
 	return uverbs_copy_to_struct_or_zero(attrs, OVB_ATTR_QUERY_PORT_RESP,
 					     &resp, sizeof(resp));
 }
@@ -483,7 +484,7 @@ DECLARE_UVERBS_NAMED_METHOD(OVB_METHOD_QUERY_PORT,
 			    UVERBS_ATTR_PTR_OUT(OVB_ATTR_QUERY_PORT_RESP,
 						UVERBS_ATTR_STRUCT(struct
 								   ovb_query_port_resp_ex,
-								   reserved),
+								   active_speed_ex),
 						UA_MANDATORY));
 
 DECLARE_UVERBS_GLOBAL_METHODS(OVB_OBJECT_DEVICE,

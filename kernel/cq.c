@@ -60,7 +60,8 @@ static int uverbs_cq_create_hw(struct ib_ucq_object *ucq, struct ib_device *ibde
 		};
 		rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
 		rdma_restrack_set_name(&cq->res, NULL);
-		ret = ibdev->ops.create_cq(cq, init, &attrs->driver_udata);
+		ret = ibdev->ops.create_cq(cq, init,
+					     ovb_create_cq_driver_arg(attrs));
 		if (!ret) {
 			rdma_restrack_add(&cq->res);
 			ucq->uevent.uobject.object = cq;

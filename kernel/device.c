@@ -98,8 +98,11 @@ int uverbs_add_device(struct ib_device *ibdev)
 	int minor;
 	int ret;
 
-	/* Without user contexts there is nothing userspace could do. */
-	if (!ibdev->ops.alloc_ucontext)
+	/*
+	 * Without user contexts there is nothing userspace could do; an SMI
+	 * sub-device only serves its parent's management QPs.
+	 */
+	if (!ibdev->ops.alloc_ucontext || ovb_device_is_smi(ibdev))
 		return -EOPNOTSUPP;
 
 	udev = kzalloc(sizeof(*udev), GFP_KERNEL);

@@ -205,7 +205,6 @@ static int kind##_event_fasync(int fd, struct file *filp, int on)	\
 }									\
 const struct file_operations fops = {					\
 	.owner = THIS_MODULE,						\
-	.llseek = no_llseek,						\
 	.read = kind##_event_read,					\
 	.poll = kind##_event_poll,					\
 	.fasync = kind##_event_fasync,					\

@@ -54,6 +54,7 @@ void ib_uverbs_release_file(struct kref *ref)
 	uverbs_device_put(udev);
 	if (ufile->disassociate_page)
 		__free_pages(ufile->disassociate_page, 0);
+	ufile_mmap_lock_destroy(ufile);
 	mutex_destroy(&ufile->umap_lock);
 	mutex_destroy(&ufile->ucontext_lock);
 	kfree(ufile);
@@ -106,6 +107,7 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	init_rwsem(&ufile->hw_destroy_rwsem);
 	mutex_init(&ufile->umap_lock);
 	INIT_LIST_HEAD(&ufile->umaps);
+	ufile_mmap_lock_init(ufile);
 	uverbs_file_init_objects(ufile);
 
 	filp->private_data = ufile;
@@ -140,7 +142,6 @@ const struct file_operations uverbs_fops = {
 	.write = uverbs_write,
 	.open = uverbs_open,
 	.release = uverbs_close,
-	.llseek = no_llseek,
 	.unlocked_ioctl = uverbs_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 };
@@ -151,7 +152,6 @@ const struct file_operations uverbs_mmap_fops = {
 	.mmap = uverbs_mmap,
 	.open = uverbs_open,
 	.release = uverbs_close,
-	.llseek = no_llseek,
 	.unlocked_ioctl = uverbs_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 };

@@ -98,7 +98,7 @@ EXPORT_SYMBOL(flow_resources_add);
 
 /*
  * Where each filter type keeps its value and mask in union ib_flow_spec,
- * and how many filter bytes ib_core understands (up to real_sz).
+ * and how many filter bytes ib_core understands (compat.h).
  */
 struct uverbs_flow_filter_desc {
 	u32 type;
@@ -111,7 +111,7 @@ struct uverbs_flow_filter_desc {
 #define UVERBS_FLOW_FILTER(_type, _spec, _filter)			\
 	{ .type = (_type),						\
 	  .spec_size = sizeof(struct _spec),				\
-	  .filter_size = offsetof(struct _filter, real_sz),		\
+	  .filter_size = ovb_flow_filter_size(struct _filter),		\
 	  .val_off = offsetof(struct _spec, val),			\
 	  .mask_off = offsetof(struct _spec, mask) }
 

@@ -29,7 +29,7 @@ struct ib_client uverbs_client = {
 };
 MODULE_ALIAS_RDMA_CLIENT("uverbs");
 
-static char *uverbs_devnode(struct device *dev, umode_t *mode)
+static char *uverbs_devnode(OVB_DEVNODE_CONST struct device *dev, umode_t *mode)
 {
 	if (mode)
 		*mode = 0666;
@@ -52,7 +52,7 @@ static int __init uverbs_module_init(void)
 	if (ret)
 		goto err_fixed;
 
-	uverbs_class = class_create(THIS_MODULE, UVERBS_CLASS_NAME);
+	uverbs_class = ovb_class_create(UVERBS_CLASS_NAME);
 	if (IS_ERR(uverbs_class)) {
 		ret = PTR_ERR(uverbs_class);
 		goto err_dynamic;

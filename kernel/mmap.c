@@ -17,7 +17,8 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
-#include "uverbs.h"
+/* rdma_user_mmap_disassociate's CRC: 6.12 exports it where these are seen */
+#include "core_types.h"
 
 static struct ib_uverbs_file *vma_ufile(struct vm_area_struct *vma)
 {
@@ -138,9 +139,11 @@ int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	int ret = PTR_ERR_OR_ZERO(ucontext);
 
 	if (!ret) {
+		ufile_mmap_lock(ufile);
 		/* Set before the driver runs: ib_core's helpers rely on it. */
 		vma->vm_ops = &uverbs_umap_ops;
 		ret = ucontext->device->ops.mmap(ucontext, vma);
+		ufile_mmap_unlock(ufile);
 	}
 	srcu_read_unlock(unplug, key);
 	return ret;
@@ -185,13 +188,22 @@ static void umaps_zap_mm(struct ib_uverbs_file *ufile, struct mm_struct *mm)
 	mutex_unlock(&ufile->umap_lock);
 }
 
-/* Hot-unplug: remove every device page from every process mapping it. */
-void uverbs_user_mmap_disassociate(struct ib_uverbs_file *ufile)
+/*
+ * Remove every device page of @ufile from every process mapping it.
+ *
+ * A driver mmap that began before this call must not survive it: taking
+ * and dropping the file's mmap lock waits for any that is running, and
+ * its record is on the list by then.  The lock is not held across the
+ * zap, which takes mmap_lock: driver mmaps run under mmap_lock and take
+ * the file's lock, so holding it here would invert that order.  Mmaps
+ * that begin later are the driver's to refuse (while it resets, say).
+ */
+static void umaps_revoke(struct ib_uverbs_file *ufile)
 {
 	struct mm_struct *mm;
 
-	lockdep_assert_held(&ufile->hw_destroy_rwsem);
-
+	ufile_mmap_lock(ufile);
+	ufile_mmap_unlock(ufile);
 	while ((mm = umaps_next_mm(ufile))) {
 		mmap_read_lock(mm);
 		umaps_zap_mm(ufile, mm);
@@ -199,3 +211,36 @@ void uverbs_user_mmap_disassociate(struct ib_uverbs_file *ufile)
 		mmput(mm);
 	}
 }
+
+/* Hot-unplug (the file's objects are going): revoke its mmaps. */
+void uverbs_user_mmap_disassociate(struct ib_uverbs_file *ufile)
+{
+	lockdep_assert_held(&ufile->hw_destroy_rwsem);
+	umaps_revoke(ufile);
+}
+
+#ifdef OVB_HAVE_MMAP_DISASSOCIATE
+/**
+ * rdma_user_mmap_disassociate - revoke every user mmap of a device
+ * @device: the device, e.g. before a reset
+ *
+ * Afterwards no process maps the device's pages through any uverbs file;
+ * faults on the old mappings get a harmless page.  The files, their
+ * objects and later mmaps stay the driver's business.
+ */
+void rdma_user_mmap_disassociate(struct ib_device *device)
+{
+	struct ib_uverbs_device *udev =
+		ib_get_client_data(device, &uverbs_client);
+	struct ib_uverbs_file *ufile;
+
+	if (!udev)
+		return;
+	mutex_lock(&udev->lists_mutex);
+	list_for_each_entry(ufile, &udev->uverbs_file_list, list)
+		if (READ_ONCE(ufile->ucontext))
+			umaps_revoke(ufile);
+	mutex_unlock(&udev->lists_mutex);
+}
+EXPORT_SYMBOL(rdma_user_mmap_disassociate);
+#endif

@@ -154,7 +154,8 @@ static int UVERBS_HANDLER(OVB_METHOD_REG_DMABUF_MR)(struct uverbs_attr_bundle *a
 		return ret;
 
 	mr = pd->device->ops.reg_user_mr_dmabuf(pd, offset, length, iova, fd,
-						access, &attrs->driver_udata);
+						access,
+						ovb_reg_dmabuf_mr_driver_arg(attrs));
 	if (IS_ERR(mr))
 		return PTR_ERR(mr);
 	uverbs_mr_init(mr, pd, uobj);

@@ -128,15 +128,28 @@ static void umem_uncharge(struct ib_umem *umem, unsigned long npages)
 }
 
 /*
+ * How to pin: for writing when the device may write.  Up to 6.1 read-only
+ * pins are forced writes too, which breaks COW so that the HCA sees what
+ * the task sees; later memory managers keep read-only long-term pins
+ * coherent by themselves (compat.h).
+ */
+static unsigned int umem_gup_flags(const struct ib_umem *umem)
+{
+	if (umem->writable)
+		return FOLL_LONGTERM | FOLL_WRITE;
+	if (OVB_UMEM_FORCE_READONLY_PINS)
+		return FOLL_LONGTERM | FOLL_WRITE | FOLL_FORCE;
+	return FOLL_LONGTERM;
+}
+
+/*
  * Pin every page of a new umem and map them for its device; on failure
  * nothing stays pinned nor charged.
  */
 static int umem_pin_and_map(struct ib_umem *umem, unsigned long npages,
 			    int access)
 {
-	/* Read-only pins still break COW so the HCA sees what the task sees. */
-	unsigned int gup_flags = FOLL_WRITE | FOLL_LONGTERM |
-				 (umem->writable ? 0 : FOLL_FORCE);
+	unsigned int gup_flags = umem_gup_flags(umem);
 	unsigned long dma_attrs = access & IB_ACCESS_RELAXED_ORDERING ?
 				  DMA_ATTR_WEAK_ORDERING : 0;
 	int ret;
@@ -319,3 +332,27 @@ int ib_umem_copy_from(void *dst, struct ib_umem *umem, size_t offset,
 	return copied == length ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL(ib_umem_copy_from);
+
+#ifdef OVB_HAVE_UMEM_CHECK_REREG
+/**
+ * ib_umem_check_rereg - may a driver keep @umem for a re-registration?
+ * @umem: the MR's umem, or NULL (then there is nothing to check)
+ * @flags: IB_MR_REREG_* of the request
+ * @new_access_flags: the access the MR is to have
+ *
+ * A change of access alone keeps the pages as they were pinned: granting
+ * write access to pages pinned read-only needs new pins, hence -EACCES
+ * (the caller must ask for a translation change as well).
+ */
+int ib_umem_check_rereg(struct ib_umem *umem, int flags, int new_access_flags)
+{
+	bool access_only = (flags & IB_MR_REREG_ACCESS) &&
+			   !(flags & IB_MR_REREG_TRANS);
+
+	if (umem && access_only && !umem->writable &&
+	    ib_access_writable(new_access_flags))
+		return -EACCES;
+	return 0;
+}
+EXPORT_SYMBOL(ib_umem_check_rereg);
+#endif

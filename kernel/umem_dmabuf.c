@@ -95,6 +95,8 @@ int ib_umem_dmabuf_map_pages(struct ib_umem_dmabuf *umem_dmabuf)
 	struct sg_table *whole;
 
 	dma_resv_assert_held(resv);
+	if (umem_dmabuf_revoked(umem_dmabuf))
+		return -EINVAL;
 	/* mapped already: only the fences are waited for again */
 	if (!umem_dmabuf->sgt) {
 		whole = dma_buf_map_attachment(umem_dmabuf->attach,
@@ -125,12 +127,14 @@ void ib_umem_dmabuf_unmap_pages(struct ib_umem_dmabuf *umem_dmabuf)
 EXPORT_SYMBOL(ib_umem_dmabuf_unmap_pages);
 
 /*
- * The umem of a window of @dmabuf, attached as a dynamic importer; the
- * caller's dma-buf reference becomes the umem's on success.
+ * The umem of a window of @dmabuf, attached as a dynamic importer for
+ * @dma_device (the device's own, or a DMA function of it); the caller's
+ * dma-buf reference becomes the umem's on success.
  */
 static struct ib_umem_dmabuf *
 umem_dmabuf_attach(struct dma_buf *dmabuf, struct ib_device *device,
-		   unsigned long offset, size_t size, int access,
+		   struct device *dma_device, unsigned long offset,
+		   size_t size, int access,
 		   const struct dma_buf_attach_ops *ops)
 {
 	struct ib_umem_dmabuf *ud = kzalloc(sizeof(*ud), GFP_KERNEL);
@@ -148,13 +152,37 @@ umem_dmabuf_attach(struct dma_buf *dmabuf, struct ib_device *device,
 	if (!ib_umem_num_pages(&ud->umem))	/* an empty window */
 		attach = ERR_PTR(-EINVAL);
 	else
-		attach = dma_buf_dynamic_attach(dmabuf, device->dma_device,
-						ops, ud);
+		attach = dma_buf_dynamic_attach(dmabuf, dma_device, ops, ud);
 	if (IS_ERR(attach)) {
 		kfree(ud);
 		return ERR_CAST(attach);
 	}
 	ud->attach = attach;
+	return ud;
+}
+
+/* ib_umem_dmabuf_get() for @dma_device. */
+static struct ib_umem_dmabuf *
+umem_dmabuf_get(struct ib_device *device, struct device *dma_device,
+		unsigned long offset, size_t size, int fd, int access,
+		const struct dma_buf_attach_ops *ops)
+{
+	struct ib_umem_dmabuf *ud;
+	struct dma_buf *dmabuf;
+	unsigned long end;
+
+	if (check_add_overflow(offset, (unsigned long)size, &end) ||
+	    !ops || !ops->move_notify)
+		return ERR_PTR(-EINVAL);
+	dmabuf = dma_buf_get(fd);
+	if (IS_ERR(dmabuf))
+		return ERR_CAST(dmabuf);
+
+	ud = end > dmabuf->size ? ERR_PTR(-EINVAL) :
+	     umem_dmabuf_attach(dmabuf, device, dma_device, offset, size,
+				access, ops);
+	if (IS_ERR(ud))
+		dma_buf_put(dmabuf);
 	return ud;
 }
 
@@ -175,22 +203,8 @@ struct ib_umem_dmabuf *ib_umem_dmabuf_get(struct ib_device *device,
 					  int fd, int access,
 					  const struct dma_buf_attach_ops *ops)
 {
-	struct ib_umem_dmabuf *ud;
-	struct dma_buf *dmabuf;
-	unsigned long end;
-
-	if (check_add_overflow(offset, (unsigned long)size, &end) ||
-	    !ops || !ops->move_notify)
-		return ERR_PTR(-EINVAL);
-	dmabuf = dma_buf_get(fd);
-	if (IS_ERR(dmabuf))
-		return ERR_CAST(dmabuf);
-
-	ud = end > dmabuf->size ? ERR_PTR(-EINVAL) :
-	     umem_dmabuf_attach(dmabuf, device, offset, size, access, ops);
-	if (IS_ERR(ud))
-		dma_buf_put(dmabuf);
-	return ud;
+	return umem_dmabuf_get(device, device->dma_device, offset, size, fd,
+			       access, ops);
 }
 EXPORT_SYMBOL(ib_umem_dmabuf_get);
 
@@ -203,38 +217,66 @@ static void umem_dmabuf_pinned_move_notify(struct dma_buf_attachment *attach)
 			       "dma-buf moved although it is pinned\n");
 }
 
-/* Pin, then map, under the reservation lock; ib_umem_release() undoes. */
-static int umem_dmabuf_pin_and_map(struct ib_umem_dmabuf *ud)
-{
-	struct dma_resv *resv = ud->attach->dmabuf->resv;
-	int ret;
-
-	dma_resv_lock(resv, NULL);
-	ret = dma_buf_pin(ud->attach);
-	if (!ret) {
-		ud->pinned = 1;
-		ret = ib_umem_dmabuf_map_pages(ud);
-	}
-	dma_resv_unlock(resv);
-	return ret;
-}
-
 /* What a pinned importer tells the exporter. */
 static struct dma_buf_attach_ops umem_dmabuf_pinned_ops = {
 	.allow_peer2peer = true,
 	.move_notify = umem_dmabuf_pinned_move_notify,
 };
 
-/* The inverse, whatever part of it was done. */
-static void umem_dmabuf_unmap_and_unpin(struct ib_umem_dmabuf *ud)
+/* Undo the pin and the mapping, whatever part was done (lock held). */
+void umem_dmabuf_unmap_unpin_locked(struct ib_umem_dmabuf *ud)
 {
-	struct dma_resv *resv = ud->attach->dmabuf->resv;
-
-	dma_resv_lock(resv, NULL);
 	ib_umem_dmabuf_unmap_pages(ud);
-	if (ud->pinned)
+	if (ud->pinned) {
 		dma_buf_unpin(ud->attach);
+		ud->pinned = 0;
+	}
+}
+
+/*
+ * Attach for @dma_device, pin and map: a buffer that stays put until
+ * ib_umem_release().  Returns with the reservation lock held on success.
+ */
+struct ib_umem_dmabuf *
+umem_dmabuf_get_pinned_locked(struct ib_device *device,
+			      struct device *dma_device, unsigned long offset,
+			      size_t size, int fd, int access,
+			      const struct dma_buf_attach_ops *ops)
+{
+	struct ib_umem_dmabuf *ud = umem_dmabuf_get(device, dma_device, offset,
+						    size, fd, access, ops);
+	struct dma_resv *resv;
+	int ret;
+
+	if (IS_ERR(ud))
+		return ud;
+	resv = ud->attach->dmabuf->resv;
+	dma_resv_lock(resv, NULL);
+	ret = dma_buf_pin(ud->attach);
+	if (!ret) {
+		ud->pinned = 1;
+		ret = ib_umem_dmabuf_map_pages(ud);
+	}
+	if (!ret)
+		return ud;
 	dma_resv_unlock(resv);
+	ib_umem_release(&ud->umem);
+	return ERR_PTR(ret);
+}
+
+/* The pinned import, unlocked, for @dma_device. */
+static struct ib_umem_dmabuf *
+umem_dmabuf_get_pinned(struct ib_device *device, struct device *dma_device,
+		       unsigned long offset, size_t size, int fd, int access)
+{
+	struct ib_umem_dmabuf *ud =
+		umem_dmabuf_get_pinned_locked(device, dma_device, offset, size,
+					      fd, access,
+					      &umem_dmabuf_pinned_ops);
+
+	if (!IS_ERR(ud))
+		dma_resv_unlock(ud->attach->dmabuf->resv);
+	return ud;
 }
 
 /**
@@ -253,17 +295,34 @@ struct ib_umem_dmabuf *ib_umem_dmabuf_get_pinned(struct ib_device *device,
 						 size_t size, int fd,
 						 int access)
 {
-	struct ib_umem_dmabuf *ud = ib_umem_dmabuf_get(device, offset, size,
-						       fd, access,
-						       &umem_dmabuf_pinned_ops);
-	int ret = IS_ERR(ud) ? 0 : umem_dmabuf_pin_and_map(ud);
-
-	if (!ret)
-		return ud;
-	ib_umem_release(&ud->umem);
-	return ERR_PTR(ret);
+	return umem_dmabuf_get_pinned(device, device->dma_device, offset, size,
+				      fd, access);
 }
 EXPORT_SYMBOL(ib_umem_dmabuf_get_pinned);
+
+#ifdef OVB_HAVE_UMEM_DMABUF_DMA_DEVICE
+/**
+ * ib_umem_dmabuf_get_pinned_with_dma_device - ib_umem_dmabuf_get_pinned()
+ *	for another DMA device than the IB device's own
+ * @device: the importing IB device
+ * @dma_device: the device that performs the DMA (e.g. a data-direct
+ *	function of the same HCA)
+ * @offset: start of the window in the dma-buf
+ * @size: window length
+ * @fd: the dma-buf file descriptor
+ * @access: IB_ACCESS_* flags
+ */
+struct ib_umem_dmabuf *
+ib_umem_dmabuf_get_pinned_with_dma_device(struct ib_device *device,
+					  struct device *dma_device,
+					  unsigned long offset, size_t size,
+					  int fd, int access)
+{
+	return umem_dmabuf_get_pinned(device, dma_device, offset, size, fd,
+				      access);
+}
+EXPORT_SYMBOL(ib_umem_dmabuf_get_pinned_with_dma_device);
+#endif
 
 /* ib_umem_release() of a dma-buf umem. */
 void ib_umem_dmabuf_release(struct ib_umem_dmabuf *umem_dmabuf)
@@ -271,7 +330,9 @@ void ib_umem_dmabuf_release(struct ib_umem_dmabuf *umem_dmabuf)
 	struct dma_buf_attachment *attach = umem_dmabuf->attach;
 	struct dma_buf *dmabuf = attach->dmabuf;
 
-	umem_dmabuf_unmap_and_unpin(umem_dmabuf);
+	dma_resv_lock(dmabuf->resv, NULL);
+	umem_dmabuf_revoke_locked(umem_dmabuf);
+	dma_resv_unlock(dmabuf->resv);
 	dma_buf_detach(dmabuf, attach);
 	dma_buf_put(dmabuf);
 	kfree(umem_dmabuf);

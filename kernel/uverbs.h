@@ -38,6 +38,8 @@
 #include <rdma/uverbs_std_types.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "compat.h"
+
 #define UVERBS_MODULE_NAME ib_uverbs
 #include <rdma/uverbs_named_ioctl.h>
 
@@ -105,7 +107,43 @@ struct ib_uverbs_file {
 	struct page				*disassociate_page;
 	/* handle -> ib_uobject for IDR objects */
 	struct xarray				idr;
+#ifdef OVB_HAVE_MMAP_DISASSOCIATE
+	/* held by every driver mmap; see mmap.c (6.12's kABI has it) */
+	struct mutex				disassociation_lock;
+#endif
 };
+
+/*
+ * Kernels whose drivers may revoke a device's mmaps at any time
+ * (rdma_user_mmap_disassociate) serialise driver mmaps per file; on the
+ * others only a hot-unplug revokes, and its SRCU already waits for them.
+ */
+#ifdef OVB_HAVE_MMAP_DISASSOCIATE
+static inline void ufile_mmap_lock_init(struct ib_uverbs_file *ufile)
+{
+	mutex_init(&ufile->disassociation_lock);
+}
+
+static inline void ufile_mmap_lock_destroy(struct ib_uverbs_file *ufile)
+{
+	mutex_destroy(&ufile->disassociation_lock);
+}
+
+static inline void ufile_mmap_lock(struct ib_uverbs_file *ufile)
+{
+	mutex_lock(&ufile->disassociation_lock);
+}
+
+static inline void ufile_mmap_unlock(struct ib_uverbs_file *ufile)
+{
+	mutex_unlock(&ufile->disassociation_lock);
+}
+#else
+static inline void ufile_mmap_lock_init(struct ib_uverbs_file *ufile) {}
+static inline void ufile_mmap_lock_destroy(struct ib_uverbs_file *ufile) {}
+static inline void ufile_mmap_lock(struct ib_uverbs_file *ufile) {}
+static inline void ufile_mmap_unlock(struct ib_uverbs_file *ufile) {}
+#endif
 
 struct ib_uverbs_event {
 	union {
@@ -422,6 +460,32 @@ void uverbs_finalize_object(struct ib_uobject *uobj,
 
 /* mmap.c: driver mmaps through ib_core's rdma_user_mmap_* helpers */
 int uverbs_mmap(struct file *filp, struct vm_area_struct *vma);
+
+/* umem_dmabuf.c, umem_dmabuf_revoke.c */
+void umem_dmabuf_unmap_unpin_locked(struct ib_umem_dmabuf *ud);
+struct ib_umem_dmabuf *
+umem_dmabuf_get_pinned_locked(struct ib_device *device,
+			      struct device *dma_device, unsigned long offset,
+			      size_t size, int fd, int access,
+			      const struct dma_buf_attach_ops *ops);
+#ifdef OVB_HAVE_UMEM_DMABUF_REVOKE
+void umem_dmabuf_revoke_locked(struct ib_umem_dmabuf *ud);
+static inline bool umem_dmabuf_revoked(const struct ib_umem_dmabuf *ud)
+{
+	return ud->revoked;
+}
+#else
+/* Without revocable imports, "revoking" at release is unmap and unpin. */
+static inline void umem_dmabuf_revoke_locked(struct ib_umem_dmabuf *ud)
+{
+	umem_dmabuf_unmap_unpin_locked(ud);
+}
+
+static inline bool umem_dmabuf_revoked(const struct ib_umem_dmabuf *ud)
+{
+	return false;
+}
+#endif
 void uverbs_user_mmap_disassociate(struct ib_uverbs_file *ufile);
 
 /*

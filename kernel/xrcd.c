@@ -101,9 +101,9 @@ static int xrcd_lookup(struct ib_uverbs_device *udev,
 		return 0;
 
 	*f = fdget(cmd->fd);
-	if (!f->file)
+	if (!ovb_fd_file(*f))
 		return -EBADF;
-	*inode = file_inode(f->file);
+	*inode = file_inode(ovb_fd_file(*f));
 	e = xrcd_tree_find(udev, *inode);
 	if (e)
 		*xrcd = e->xrcd;
@@ -165,7 +165,7 @@ static int uverbs_open_xrcd(struct uverbs_attr_bundle *attrs)
 		if (ret)
 			uverbs_newobj_cancel(&n, ret);
 	}
-	if (f.file)
+	if (ovb_fd_file(f))
 		fdput(f);
 	mutex_unlock(tree_mutex);
 	if (ret)

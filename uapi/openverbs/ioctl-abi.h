@@ -78,18 +78,25 @@ struct ovb_ioctl_hdr {
 
 /*
  * Ids carry a namespace in their top four bits: 0 for the core's own ids,
- * OVB_UDATA_DRIVER_DATA_NS for the driver data every method may carry,
- * and the HCA driver's own methods and attributes beside it.
+ * namespace 1 (OVB_ID_DRIVER_NS as an id) for the driver data every method
+ * may carry, and the HCA driver's own methods and attributes beside it.
  */
 #define OVB_ID_NS_MASK			0xf000
 #define OVB_ID_NS_SHIFT			12
+/* 6.1's names for namespace 1; 6.12 has only OVB_ID_DRIVER_NS below */
 #define OVB_UDATA_DRIVER_DATA_NS	1
 #define OVB_UDATA_DRIVER_DATA_FLAG	(1u << OVB_ID_NS_SHIFT)
 
-/* The driver-data attributes (udata in, udata out) of any method. */
+/*
+ * The driver-data attributes (udata in, udata out) of any method, and
+ * (since 6.11) the names of the driver namespace's first id and of the
+ * first id a driver may give its own attributes of a core method.
+ */
 enum {
-	OVB_ATTR_UHW_IN		= OVB_UDATA_DRIVER_DATA_FLAG,
-	OVB_ATTR_UHW_OUT	= OVB_UDATA_DRIVER_DATA_FLAG + 1,
+	OVB_ID_DRIVER_NS		= 1u << OVB_ID_NS_SHIFT,
+	OVB_ATTR_UHW_IN			= OVB_ID_DRIVER_NS,
+	OVB_ATTR_UHW_OUT		= OVB_ID_DRIVER_NS + 1,
+	OVB_ID_DRIVER_NS_WITH_UHW	= OVB_ID_DRIVER_NS + 2,
 };
 
 /* ---------------------------------------------------------- objects */
@@ -471,6 +478,9 @@ enum ovb_access_flags {
 	OVB_ACCESS_ZERO_BASED		= 1 << 5,
 	OVB_ACCESS_ON_DEMAND		= 1 << 6,
 	OVB_ACCESS_HUGETLB		= 1 << 7,
+	/* since 6.2 */
+	OVB_ACCESS_FLUSH_GLOBAL		= 1 << 8,
+	OVB_ACCESS_FLUSH_PERSISTENT	= 1 << 9,
 	OVB_ACCESS_RELAXED_ORDERING	= OVB_ACCESS_OPTIONAL_FIRST,
 	OVB_ACCESS_OPTIONAL_RANGE	= 0x3ff00000,
 };
@@ -562,11 +572,16 @@ enum ovb_query_port_flags {
 	OVB_QPF_GRH_REQUIRED	= 1 << 0,
 };
 
-/* OVB_ATTR_QUERY_PORT_RESP: the write() answer and the second cap word. */
+/*
+ * OVB_ATTR_QUERY_PORT_RESP: the write() answer, the second cap word and
+ * (since 6.7) the extended speed.  6.1 has reserved[6] where reserved[2]
+ * and active_speed_ex are: the same bytes, zero there.
+ */
 struct ovb_query_port_resp_ex {
 	struct ovb_query_port_resp legacy_resp;
 	__u16 port_cap_flags2;
-	__u8  reserved[6];
+	__u8  reserved[2];
+	__u32 active_speed_ex;
 };
 
 enum ovb_gid_type {
@@ -678,6 +693,7 @@ enum ovb_driver_id {
 	OVB_DRIVER_EFA		= 17,
 	OVB_DRIVER_SIW		= 18,
 	OVB_DRIVER_ERDMA	= 19,
+	OVB_DRIVER_MANA		= 20,	/* since 6.2 */
 };
 
 #endif /* OPENVERBS_UAPI_IOCTL_ABI_H */

@@ -117,6 +117,13 @@ struct ovb_rxe_send_wr {
 		__u32 invalidate_rkey;
 	} ex;
 	union {
+		struct {			/* since 6.2 */
+			__aligned_u64 remote_addr;
+			__u32 length;
+			__u32 rkey;
+			__u8 type;		/* enum ovb_placement_type */
+			__u8 level;		/* enum ovb_selectivity_level */
+		} flush;
 		struct {
 			__aligned_u64 remote_addr;
 			__u32 rkey;
@@ -165,6 +172,7 @@ __extension__ struct ovb_rxe_dma_info {
 	__u32 reserved;
 	union {
 		OVB_RXE_FLEX_ARRAY(__u8, inline_data);
+		OVB_RXE_FLEX_ARRAY(__u8, atomic_wr);	/* since 6.2 */
 		OVB_RXE_FLEX_ARRAY(struct ovb_rxe_sge, sge);
 	};
 };

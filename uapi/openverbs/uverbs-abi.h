@@ -114,6 +114,21 @@ enum ovb_write_ex_cmd {
 };
 
 /*
+ * RDMA FLUSH (IBA A19.4.1), since 6.2: where the flushed data must be
+ * placed (bits, also the FLUSH access and device bits) and how much of
+ * the MR a flush covers.
+ */
+enum ovb_placement_type {
+	OVB_FLUSH_GLOBAL	= 1U << 0,
+	OVB_FLUSH_PERSISTENT	= 1U << 1,
+};
+
+enum ovb_selectivity_level {
+	OVB_FLUSH_RANGE		= 0,
+	OVB_FLUSH_MR		= 1,
+};
+
+/*
  * Legacy framing: [ovb_cmd_hdr][request][driver data].  in_words is the
  * whole write() length in 4-byte words, this header included; out_words is
  * the room at request->response in 4-byte words (core response plus driver
@@ -388,6 +403,10 @@ __extension__ enum ovb_device_cap_flags {
 	OVB_DEVICE_MANAGED_FLOW_STEERING	= 1 << 29,
 	OVB_DEVICE_RAW_SCATTER_FCS		= 1ULL << 34, /* old; see raw caps */
 	OVB_DEVICE_PCI_WRITE_END_PADDING	= 1ULL << 36,
+	/* since 6.2: RDMA FLUSH placement types, ATOMIC WRITE */
+	OVB_DEVICE_FLUSH_GLOBAL			= 1ULL << 38,
+	OVB_DEVICE_FLUSH_PERSISTENT		= 1ULL << 39,
+	OVB_DEVICE_ATOMIC_WRITE			= 1ULL << 40,
 };
 
 /* raw_packet_caps bits of struct ovb_ex_query_device_resp. */
@@ -589,6 +608,9 @@ enum ovb_wc_opcode {
 	OVB_WC_BIND_MW		= 5,
 	OVB_WC_LOCAL_INV	= 6,
 	OVB_WC_TSO		= 7,
+	/* since 6.2 */
+	OVB_WC_FLUSH		= 8,
+	OVB_WC_ATOMIC_WRITE	= 9,
 };
 
 /* One work completion as POLL_CQ returns it. */
@@ -896,6 +918,9 @@ enum ovb_wr_opcode {
 	OVB_WR_RDMA_READ_WITH_INV		= 11,
 	OVB_WR_MASKED_ATOMIC_CMP_AND_SWP	= 12,
 	OVB_WR_MASKED_ATOMIC_FETCH_AND_ADD	= 13,
+	/* since 6.2 */
+	OVB_WR_FLUSH				= 14,
+	OVB_WR_ATOMIC_WRITE			= 15,
 };
 
 /* A send work request; wr is chosen by opcode and QP type. */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Prove that abi_layout_check.c leaves nothing of the upstream headers out.
 
-Reads the system's <rdma/...> headers given (the write() ABI's
+Reads one kernel's <rdma/...> headers given (the write() ABI's
 ib_user_verbs.h and rdma_user_rxe.h, the ioctl() ABI's rdma_user_ioctl_cmds.h,
 ib_user_ioctl_cmds.h, ib_user_ioctl_verbs.h and rdma_user_ioctl.h), lists
 every struct/union with every member (members of unnamed nested aggregates
@@ -16,13 +16,21 @@ unnamed aggregate; MAS, the weaker offset-and-size check for a renamed or
 retyped member, stands in for a scalar, an array or a typed member), an
 ENUM() check for each named enum and a K() check for each constant (or a
 NOT_UVERBS() line, for another char device's ioctl numbers that an upstream
-header keeps beside ours; they are listed as TAP comments).  With --ours, it
+header keeps beside ours; they are listed as TAP comments).
+
+The table describes several kernels: lines under "#if OVB_REF_SINCE(M, N)"
+(and its #else) count only for the reference kernel they are compiled for,
+--ref MAJOR.MINOR (the headers' own version).  Every line left out for the
+reference must name something its headers do not have (or that a line
+compiled for it checks): so against an older kernel, each newer fact is
+proven absent there, and each fact it has is checked.  With --ours, it
 also checks the other way: every struct/union of our headers is compared
 somewhere, and it lists our enum names and
 constants that have no upstream counterpart (as TAP comments: they are ours
 to define).  Prints TAP; exits 1 if anything is missing.
 
-usage: abi_coverage.py CHECK_FILE HEADER... [--ours OUR_HEADER...]
+usage: abi_coverage.py --ref MAJOR.MINOR CHECK_FILE HEADER...
+                       [--ours OUR_HEADER...]
 """
 import re
 import sys
@@ -240,58 +248,113 @@ def parse_headers(paths):
 
 # Which check macro may stand for which kind of upstream member.
 ALLOWED = {
-    "scalar": ("M", "MAS"),
-    "array": ("A", "MAS"),
+    "scalar": ("M", "MAS", "SPLIT"),
+    "array": ("A", "MAS", "SPLIT"),
     "flex": ("FLEX",),
     "anon": ("U", "UO"),
     "type": ("MT", "MAS"),
     "flex:": ("FLEXT",),
 }
 MACROS = ("BEGIN_GROUP", "END_GROUP", "M", "A", "MT", "U", "UO", "FLEX",
-          "FLEXT", "MAS", "K", "ENUM", "NOT_UVERBS")
+          "FLEXT", "MAS", "SPLIT", "INSIDE", "FLEX_AT", "K", "ENUM",
+          "NOT_UVERBS")
+# Lines for a reference that lacks one of our members: they check our
+# member against theirs' surroundings and stand for no upstream member.
+OURS_ONLY = ("INSIDE", "FLEX_AT")
+SINCE = re.compile(r"#\s*if\s+OVB_REF_SINCE\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*$")
+
+
+def select(text, ref):
+    """The text as compiled for reference kernel ref (major, minor), and
+    the text left out for it, both without preprocessor lines and each
+    line in its place.  Only OVB_REF_SINCE() conditions are evaluated;
+    other conditionals keep both branches."""
+    kept, dropped, stack = [], [], []
+    for line in text.split("\n"):
+        s = line.strip()
+        m = SINCE.match(s)
+        if m:
+            stack.append(ref >= (int(m.group(1)), int(m.group(2))))
+        elif re.match(r"#\s*if", s):
+            stack.append(None)
+        elif re.match(r"#\s*else", s) and stack:
+            if stack[-1] is not None:
+                stack[-1] = not stack[-1]
+        elif re.match(r"#\s*endif", s) and stack:
+            stack.pop()
+        elif re.match(r"#\s*elif", s):
+            raise SystemExit("#elif is not supported in the table")
+        elif s.startswith("#"):
+            kept.append("")
+            dropped.append("")
+        else:
+            (kept if False not in stack else dropped).append(line)
+            (dropped if False not in stack else kept).append("")
+    return "\n".join(kept), "\n".join(dropped)
 
 
 def norm(text):
     return " ".join(text.split())
 
 
-def parse_check(path):
+def parse_check(path, ref):
     """Groups as {upstream type: {upstream member: (macro, args)}}, the
     our-side types compared, the upstream constants K() checks, the enums
-    ENUM() compares ({upstream tag: our tag}) and the NOT_UVERBS() names."""
-    text = strip(open(path).read())
-    text = re.sub(r"^\s*#[^\n]*$", " ", text, flags=re.M)
+    ENUM() compares ({upstream tag: our tag}) and the NOT_UVERBS() names,
+    as compiled for reference ref; and what the lines left out for ref
+    name upstream, as (what, upstream type or None, upstream name)."""
+    text, dropped = select(strip(open(path).read()), ref)
     groups, ours_types, consts = {}, set(), set()
-    enums, elsewhere = {}, []
+    enums, elsewhere, absent = {}, [], []
+    enums_elsewhere = set()    # ours, compared for other kernels only
     current = None
     pattern = r"\b(%s)\s*\(([^;]*?)\)\s*;" % "|".join(MACROS)
-    for m in re.finditer(pattern, text):
+    # one pass over both texts in file order, so that groups enclose lines
+    def where(t, m):          # both texts keep every line in its place
+        return (t.count("\n", 0, m.start()), m.start())
+    lines = [(where(text, m), True, m) for m in re.finditer(pattern, text)]
+    lines += [(where(dropped, m), False, m)
+              for m in re.finditer(pattern, dropped)]
+    for _, kept, m in sorted(lines, key=lambda x: x[0]):
         macro = m.group(1)
         args = [norm(a) for a in m.group(2).split(",")]
         if macro == "BEGIN_GROUP":
             if current is not None:
                 raise SystemExit("BEGIN_GROUP inside %s" % current)
+            if not kept:
+                raise SystemExit("a whole group may not be conditional")
             current = "%s %s" % (args[0], args[2])
             groups.setdefault(current, {})
             ours_types.add("%s %s" % (args[0], args[1]))
         elif macro == "END_GROUP":
             current = None
-        elif macro == "K":
+        elif macro == "K" and kept:
             consts.add(args[1])
-        elif macro == "ENUM":
+        elif macro == "K":
+            absent.append(("constant", None, args[1]))
+        elif macro == "ENUM" and kept:
             enums[args[1]] = args[0]
+        elif macro == "ENUM":
+            absent.append(("enum", None, args[1]))
+            enums_elsewhere.add(args[0])
         elif macro == "NOT_UVERBS":
             elsewhere.append(args[0])
         elif current is None:
             raise SystemExit("%s outside a group: %s" % (macro, m.group(0)))
+        elif macro in OURS_ONLY:
+            pass
         else:
             name = args[1] if macro == "MAS" else args[0]
-            groups[current][name] = (macro, args)
+            if kept:
+                groups[current][name] = (macro, args)
+            else:
+                absent.append(("member", current, name))
             if macro == "UO":
                 ours_types.add(args[1])
     if current is not None:
         raise SystemExit("%s has no END_GROUP" % current)
-    return groups, ours_types, consts, enums, elsewhere
+    return groups, ours_types, consts, enums, elsewhere, absent, \
+        enums_elsewhere
 
 
 def wrong_kind(kind, macro, args):
@@ -308,12 +371,17 @@ def wrong_kind(kind, macro, args):
 def main():
     argv = sys.argv[1:]
     ours_headers = []
+    if len(argv) < 2 or argv[0] != "--ref":
+        raise SystemExit(__doc__)
+    ref = tuple(int(x) for x in argv[1].split(".")[:2])
+    argv = argv[2:]
     if "--ours" in argv:
         i = argv.index("--ours")
         argv, ours_headers = argv[:i], argv[i + 1:]
     check, headers = argv[0], argv[1:]
     upstream, upstream_consts, upstream_tags = parse_headers(headers)
-    groups, ours_types, consts, enums, elsewhere = parse_check(check)
+    groups, ours_types, consts, enums, elsewhere, absent, enums_elsewhere = \
+        parse_check(check, ref)
     n, failed = 0, 0
 
     def result(ok, text):
@@ -353,6 +421,34 @@ def main():
     else:
         result(True, "all %d upstream constants checked (%d of them not "
                "uverbs ABI)" % (len(upstream_consts), len(elsewhere)))
+    # Lines left out for this kernel: what they name must be absent from
+    # its headers, or checked by a line of its own.
+    members = {t: {p for p, _ in upstream.types[t]} for t in upstream.order}
+    present, missing_here, own = [], [], 0
+    for what, group, name in absent:
+        if what == "constant":
+            has, checked = name in upstream_consts, name in consts
+        elif what == "enum":
+            has, checked = name in upstream_tags, name in enums
+        else:
+            has = name in members.get(group, ())
+            checked = name in groups.get(group, {})
+            name = "%s.%s" % (group, name)
+        if not has:
+            missing_here.append("%s %s" % (what, name))
+        elif checked:
+            own += 1
+        else:
+            present.append(name)
+    if present:
+        result(False, "Linux %d.%d has what lines for other kernels check, "
+               "with no line for it: %s" % (ref + (", ".join(present),)))
+    else:
+        result(True, "lines for other kernels: %d name what Linux %d.%d "
+               "lacks, %d what it checks with its own lines"
+               % ((len(missing_here),) + ref + (own,)))
+    for what in missing_here:
+        print("# not in Linux %d.%d: %s" % (ref + (what,)))
     if ours_headers:
         ours, ours_consts, ours_tags = parse_headers(ours_headers)
         unchecked = [t for t in ours.order if t not in ours_types]
@@ -361,7 +457,7 @@ def main():
                    % ", ".join(unchecked))
         else:
             result(True, "all %d types of ours compared" % len(ours.order))
-        compared = set(enums.values())
+        compared = set(enums.values()) | enums_elsewhere
         for t in ours_tags:
             if t not in compared:     # upstream's enum is unnamed
                 print("# ours only, no upstream counterpart: enum %s" % t)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * openverbs: prove uapi/openverbs/ layout-identical to the Linux 6.1 headers.
+ * openverbs: prove uapi/openverbs/ layout-identical to the uapi headers of
+ * each Linux kernel it describes (6.1 and 6.12).
  *
- * This translation unit includes our headers and the system's
- * <rdma/ib_user_verbs.h>, <rdma/rdma_user_rxe.h> (the write() ABI) and
+ * This translation unit includes our headers and one kernel's (the
+ * reference's: the system's linux-libc-dev, or a linux-headers package's
+ * include/uapi, see uapi/Makefile) <rdma/ib_user_verbs.h>, <rdma/rdma_user_rxe.h> (the write() ABI) and
  * <rdma/rdma_user_ioctl.h>, <rdma/ib_user_ioctl_cmds.h>,
  * <rdma/ib_user_ioctl_verbs.h> (the ioctl() ABI) side by side (which by
  * itself proves that the two sets of names do not clash) and compares them
@@ -44,13 +46,30 @@
  *                     header numbers beside ours (ib_umad's and hfi1's
  *                     ioctls): not uverbs ABI, left out on purpose; the
  *                     line only proves the name exists
+ *
+ * Where kernels differ, lines sit under #if OVB_REF_SINCE(major, minor)
+ * (the kernel that added the fact) ... #else (what older references get
+ * instead) ... #endif; nothing else may be conditional in the table.  For
+ * a reference older than a fact, these stand in for the member lines:
+ *   SPLIT(tm, om1, om2)  theirs' tm (reserved bytes a later kernel split)
+ *                     is exactly ours' om1 followed by om2: om1 starts
+ *                     where tm starts, om2 right after om1, and om2 ends
+ *                     where tm ends
+ *   INSIDE(om, tm)    ours' om, which the reference lacks, lies within
+ *                     theirs' tm (a union member a later kernel added)
+ *   FLEX_AT(om, tm)   ours' flexible array om, which the reference lacks,
+ *                     starts where theirs' tm starts, same element type
+ * abi_coverage.py reads the same conditions: against each reference every
+ * upstream fact has a line compiled for it, and every line left out names
+ * something that reference does not have.
  */
 
 #ifdef __cplusplus
 /*
  * Linux 6.1's <linux/stddef.h> has one definition of __DECLARE_FLEX_ARRAY,
  * written for C: an empty struct before the array.  In C++ that empty
- * struct takes a byte, so the system's rdma_user_rxe.h, read as C++, moves
+ * struct takes a byte, so rdma_user_rxe.h (6.1's and later ones, all read
+ * with the system's <linux/stddef.h>), read as C++, moves
  * rxe_dma_info's arrays (and grows it from 24 to 32 bytes) away from the
  * layout the kernel, which is C, uses.  Later kernels give C++ a plain
  * zero-length array; do the same here so that the C++ build compares with
@@ -91,9 +110,22 @@
 #define STATIC_CHECK(c, msg)	_Static_assert(c, msg)
 #endif
 
-/* The reference must be the ABI we implement (Debian 12: linux-libc-dev). */
-STATIC_CHECK(LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL == 1,
-	     "the system's <rdma/...> headers are not Linux 6.1's");
+/*
+ * The reference kernel, from its <linux/version.h> (uapi/Makefile puts the
+ * headers package's generated one first).  The oldest we describe is 6.1;
+ * newer ones are compared as far as the table knows them, and
+ * abi_coverage.py names whatever a newer kernel adds.
+ */
+#define OVB_REF		(LINUX_VERSION_MAJOR * 256 + LINUX_VERSION_PATCHLEVEL)
+#define OVB_REF_SINCE(major, minor)	(OVB_REF >= (major) * 256 + (minor))
+
+STATIC_CHECK(OVB_REF_SINCE(6, 1),
+	     "the reference <rdma/...> headers are older than Linux 6.1's");
+
+/* <linux/version.h> and the rdma headers must be the same kernel's. */
+#if OVB_REF_SINCE(6, 11) == defined(UVERBS_UDATA_DRIVER_DATA_NS)
+#error "<linux/version.h> is not the version of these <rdma/...> headers"
+#endif
 
 #ifdef OVB_LAYOUT_RUNTIME_ONLY
 #undef STATIC_CHECK
@@ -275,6 +307,30 @@ static void enum_type(const char *ours, const char *theirs, size_t o_size,
 		  SIGNED_ENUM(enum ours), SIGNED_ENUM(enum theirs))
 
 #define NOT_UVERBS(theirs)	((void)sizeof(theirs))
+
+#define SPLIT(tm, om1, om2)						\
+	STATIC_CHECK(offsetof(ovb_o, om2) ==				\
+		     offsetof(ovb_o, om1) + sizeof(OURS(om1)),		\
+		     #om2 ": right after " #om1);			\
+	CHECK(om1, tm, offsetof(ovb_o, om2) + sizeof(OURS(om2)) -	\
+		       offsetof(ovb_o, om1),				\
+	      sizeof(THEIRS(tm)), 1, 1,					\
+	      offsetof(ovb_o, om2) ==					\
+	      offsetof(ovb_o, om1) + sizeof(OURS(om1)))
+
+#define INSIDE_OF(om, tm)						\
+	(offsetof(ovb_o, om) >= offsetof(ovb_t, tm) &&			\
+	 offsetof(ovb_o, om) + sizeof(OURS(om)) <=			\
+	 offsetof(ovb_t, tm) + sizeof(THEIRS(tm)))
+#define INSIDE(om, tm)							\
+	STATIC_CHECK(INSIDE_OF(om, tm), #om ": inside " #tm);		\
+	member(&g, #om, offsetof(ovb_o, om), offsetof(ovb_o, om),	\
+	       sizeof(OURS(om)), sizeof(OURS(om)), __alignof__(OURS(om)), \
+	       __alignof__(OURS(om)), INSIDE_OF(om, tm))
+
+#define FLEX_AT(om, tm)							\
+	ELEMENTS(om, tm, SAME_TYPE(__typeof__(OURS(om)[0]),		\
+				   __typeof__(THEIRS(tm)[0])))
 
 /* ----------------------------------------------------------- the table */
 
@@ -1014,7 +1070,14 @@ static void structs(void)
 	 */
 	BEGIN_GROUP(struct, ovb_rxe_send_wr, rxe_send_wr);
 		M(wr_id); M(reserved); M(opcode); M(send_flags); U(ex);
-		M(ex.imm_data); M(ex.invalidate_rkey); U(wr); U(wr.rdma);
+		M(ex.imm_data); M(ex.invalidate_rkey); U(wr);
+#if OVB_REF_SINCE(6, 2)
+		U(wr.flush); M(wr.flush.remote_addr); M(wr.flush.length);
+		M(wr.flush.rkey); M(wr.flush.type); M(wr.flush.level);
+#else
+		INSIDE(wr.flush, wr);
+#endif
+		U(wr.rdma);
 		M(wr.rdma.remote_addr); M(wr.rdma.rkey); M(wr.rdma.reserved);
 		U(wr.atomic); M(wr.atomic.remote_addr);
 		M(wr.atomic.compare_add); M(wr.atomic.swap); M(wr.atomic.rkey);
@@ -1037,6 +1100,11 @@ static void structs(void)
 	BEGIN_GROUP(struct, ovb_rxe_dma_info, rxe_dma_info);
 		M(length); M(resid); M(cur_sge); M(num_sge); M(sge_offset);
 		M(reserved); FLEX(inline_data);
+#if OVB_REF_SINCE(6, 2)
+		FLEX(atomic_wr);
+#else
+		FLEX_AT(atomic_wr, inline_data);
+#endif
 		FLEXT(sge, struct ovb_rxe_sge, struct rxe_sge);
 	END_GROUP();
 
@@ -1123,7 +1191,12 @@ static void structs(void)
 		MT(legacy_resp,
 		   struct ovb_query_port_resp,
 		   struct ib_uverbs_query_port_resp);
-		M(port_cap_flags2); A(reserved);
+		M(port_cap_flags2);
+#if OVB_REF_SINCE(6, 7)
+		A(reserved); M(active_speed_ex);
+#else
+		SPLIT(reserved, reserved, active_speed_ex);
+#endif
 	END_GROUP();
 
 	BEGIN_GROUP(struct, ovb_qp_cap, ib_uverbs_qp_cap);
@@ -1142,6 +1215,10 @@ static void enums(void)
 	/* every named enum: the write() ABI's, then the ioctl() ABI's */
 	ENUM(ovb_write_cmd, ib_uverbs_write_cmds);
 	ENUM(ovb_ex_create_cq_flags, ib_uverbs_ex_create_cq_flags);
+#if OVB_REF_SINCE(6, 2)
+	ENUM(ovb_placement_type, ib_placement_type);
+	ENUM(ovb_selectivity_level, ib_selectivity_level);
+#endif
 	ENUM(ovb_wc_opcode, ib_uverbs_wc_opcode);
 	ENUM(ovb_create_qp_mask, ib_uverbs_create_qp_mask);
 	ENUM(ovb_wr_opcode, ib_uverbs_wr_opcode);
@@ -1311,6 +1388,12 @@ static void constants(void)
 	K(OVB_EX_CMD_DESTROY_RWQ_IND_TBL,
 	  IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL);
 	K(OVB_EX_CMD_MODIFY_CQ, IB_USER_VERBS_EX_CMD_MODIFY_CQ);
+#if OVB_REF_SINCE(6, 2)
+	K(OVB_FLUSH_GLOBAL, IB_FLUSH_GLOBAL);
+	K(OVB_FLUSH_PERSISTENT, IB_FLUSH_PERSISTENT);
+	K(OVB_FLUSH_RANGE, IB_FLUSH_RANGE);
+	K(OVB_FLUSH_MR, IB_FLUSH_MR);
+#endif
 	K(OVB_CREATE_CQ_FLAG_TIMESTAMP_COMPLETION,
 	  IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION);
 	K(OVB_CREATE_CQ_FLAG_IGNORE_OVERRUN, IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
@@ -1322,6 +1405,10 @@ static void constants(void)
 	K(OVB_WC_BIND_MW, IB_UVERBS_WC_BIND_MW);
 	K(OVB_WC_LOCAL_INV, IB_UVERBS_WC_LOCAL_INV);
 	K(OVB_WC_TSO, IB_UVERBS_WC_TSO);
+#if OVB_REF_SINCE(6, 2)
+	K(OVB_WC_FLUSH, IB_UVERBS_WC_FLUSH);
+	K(OVB_WC_ATOMIC_WRITE, IB_UVERBS_WC_ATOMIC_WRITE);
+#endif
 	K(OVB_CREATE_QP_MASK_IND_TABLE, IB_UVERBS_CREATE_QP_MASK_IND_TABLE);
 	K(OVB_CREATE_QP_SUP_COMP_MASK, IB_UVERBS_CREATE_QP_SUP_COMP_MASK);
 	K(OVB_WR_RDMA_WRITE, IB_UVERBS_WR_RDMA_WRITE);
@@ -1340,6 +1427,10 @@ static void constants(void)
 	  IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP);
 	K(OVB_WR_MASKED_ATOMIC_FETCH_AND_ADD,
 	  IB_UVERBS_WR_MASKED_ATOMIC_FETCH_AND_ADD);
+#if OVB_REF_SINCE(6, 2)
+	K(OVB_WR_FLUSH, IB_UVERBS_WR_FLUSH);
+	K(OVB_WR_ATOMIC_WRITE, IB_UVERBS_WR_ATOMIC_WRITE);
+#endif
 	K(OVB_DEVICE_RESIZE_MAX_WR, IB_UVERBS_DEVICE_RESIZE_MAX_WR);
 	K(OVB_DEVICE_BAD_PKEY_CNTR, IB_UVERBS_DEVICE_BAD_PKEY_CNTR);
 	K(OVB_DEVICE_BAD_QKEY_CNTR, IB_UVERBS_DEVICE_BAD_QKEY_CNTR);
@@ -1367,6 +1458,11 @@ static void constants(void)
 	K(OVB_DEVICE_RAW_SCATTER_FCS, IB_UVERBS_DEVICE_RAW_SCATTER_FCS);
 	K(OVB_DEVICE_PCI_WRITE_END_PADDING,
 	  IB_UVERBS_DEVICE_PCI_WRITE_END_PADDING);
+#if OVB_REF_SINCE(6, 2)
+	K(OVB_DEVICE_FLUSH_GLOBAL, IB_UVERBS_DEVICE_FLUSH_GLOBAL);
+	K(OVB_DEVICE_FLUSH_PERSISTENT, IB_UVERBS_DEVICE_FLUSH_PERSISTENT);
+	K(OVB_DEVICE_ATOMIC_WRITE, IB_UVERBS_DEVICE_ATOMIC_WRITE);
+#endif
 	K(OVB_RAW_PACKET_CAP_CVLAN_STRIPPING,
 	  IB_UVERBS_RAW_PACKET_CAP_CVLAN_STRIPPING);
 	K(OVB_RAW_PACKET_CAP_SCATTER_FCS, IB_UVERBS_RAW_PACKET_CAP_SCATTER_FCS);
@@ -1381,8 +1477,13 @@ static void constants(void)
 	K(OVB_VERBS_IOCTL, RDMA_VERBS_IOCTL);
 	K(OVB_ID_NS_MASK, UVERBS_ID_NS_MASK);
 	K(OVB_ID_NS_SHIFT, UVERBS_ID_NS_SHIFT);
+#if OVB_REF_SINCE(6, 11)
+	K(OVB_ID_DRIVER_NS, UVERBS_ID_DRIVER_NS);
+	K(OVB_ID_DRIVER_NS_WITH_UHW, UVERBS_ID_DRIVER_NS_WITH_UHW);
+#else	/* 6.11 named the namespace's first id instead */
 	K(OVB_UDATA_DRIVER_DATA_NS, UVERBS_UDATA_DRIVER_DATA_NS);
 	K(OVB_UDATA_DRIVER_DATA_FLAG, UVERBS_UDATA_DRIVER_DATA_FLAG);
+#endif
 	K(OVB_ACCESS_OPTIONAL_FIRST, IB_UVERBS_ACCESS_OPTIONAL_FIRST);
 	K(OVB_ACCESS_OPTIONAL_LAST, IB_UVERBS_ACCESS_OPTIONAL_LAST);
 	K(OVB_ATTR_F_MANDATORY, UVERBS_ATTR_F_MANDATORY);
@@ -1606,6 +1707,10 @@ static void constants(void)
 	K(OVB_ACCESS_ZERO_BASED, IB_UVERBS_ACCESS_ZERO_BASED);
 	K(OVB_ACCESS_ON_DEMAND, IB_UVERBS_ACCESS_ON_DEMAND);
 	K(OVB_ACCESS_HUGETLB, IB_UVERBS_ACCESS_HUGETLB);
+#if OVB_REF_SINCE(6, 2)
+	K(OVB_ACCESS_FLUSH_GLOBAL, IB_UVERBS_ACCESS_FLUSH_GLOBAL);
+	K(OVB_ACCESS_FLUSH_PERSISTENT, IB_UVERBS_ACCESS_FLUSH_PERSISTENT);
+#endif
 	K(OVB_ACCESS_RELAXED_ORDERING, IB_UVERBS_ACCESS_RELAXED_ORDERING);
 	K(OVB_ACCESS_OPTIONAL_RANGE, IB_UVERBS_ACCESS_OPTIONAL_RANGE);
 	K(OVB_SRQT_BASIC, IB_UVERBS_SRQT_BASIC);
@@ -1717,6 +1822,9 @@ static void constants(void)
 	K(OVB_DRIVER_EFA, RDMA_DRIVER_EFA);
 	K(OVB_DRIVER_SIW, RDMA_DRIVER_SIW);
 	K(OVB_DRIVER_ERDMA, RDMA_DRIVER_ERDMA);
+#if OVB_REF_SINCE(6, 2)
+	K(OVB_DRIVER_MANA, RDMA_DRIVER_MANA);
+#endif
 
 	/* <rdma/rdma_user_ioctl.h> also numbers ib_umad's and hfi1's ioctls */
 	NOT_UVERBS(IB_USER_MAD_REGISTER_AGENT);
