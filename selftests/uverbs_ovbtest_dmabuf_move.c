@@ -13,6 +13,9 @@
  * the new pages, a mapped pinned import keeps the buffer in place
  * (EBUSY), and every mapping, pin and attachment is gone after DEREG;
  * then moves, copies and dereg/reg in three threads for a while.
+ * On 6.12 also the revocable pinned import and the driver's own revoke
+ * (ib_umem_dmabuf_get_pinned_revocable_and_lock, ib_umem_dmabuf_revoke;
+ * on 6.1 neither exists and the tests check that ovbtest refuses them).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -235,17 +238,153 @@ TEST_F(move, pinned_mr_keeps_the_buffer)
 	/* with no importer left it moves */
 	EXPECT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(1, moves);
-	/* unknown driver flags */
-	EXPECT_EQ(-EINVAL, reg_dmabuf(self->fd, self->pd, self->dfd, 2));
+	/* unknown driver flags (1 << 1 is REVOCABLE on 6.12), two at once */
+	EXPECT_EQ(-EINVAL, reg_dmabuf(self->fd, self->pd, self->dfd, 1 << 2));
+	EXPECT_EQ(-EINVAL, reg_dmabuf(self->fd, self->pd, self->dfd,
+				      OVBTEST_DMABUF_MR_DYNAMIC |
+				      OVBTEST_DMABUF_MR_REVOCABLE));
 	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+}
+
+/* MR_DMABUF_REVOKE: 0 or -errno. */
+static int mr_revoke(int fd, __u32 mr)
+{
+	struct ioc c;
+
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, OVBTEST_METHOD_MR_DMABUF_REVOKE);
+	ioc_obj(&c, OVBTEST_ATTR_MR_REVOKE_HANDLE, mr);
+	return ioc_call(fd, &c);
+}
+
+/*
+ * A revocable pinned import (6.12's ib_umem_dmabuf_get_pinned_revocable_and_lock
+ * with ib_umem_dmabuf_set_revoke_locked): the exporter's move revokes it
+ * instead of failing on its pin; the driver is told once; the MR stays
+ * until DEREG but its DMA ends (EIO).
+ */
+TEST_F(move, revocable_mr_is_revoked_by_a_move)
+{
+	long revokes = param(HCA_PARAM("dmabuf_revokes"));
+	__u32 moves = 99;
+	int mr;
+
+	mr = reg_dmabuf(self->fd, self->pd, self->dfd,
+			OVBTEST_DMABUF_MR_REVOCABLE);
+	if (!ovbtest_k612()) {
+		/* 6.1 has no revocable import: ovbtest knows no such flag */
+		EXPECT_EQ(-EINVAL, mr);
+		return;
+	}
+	ASSERT_LE(0, mr);
+	/* dma_buf_pin(), and the mapping's own pin without MOVE_NOTIFY */
+	EXPECT_LE(1, param(EXP_PARAM("pins")));
+	fill(self->ubuf, BUF_LEN, 5);
+	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
+				  BUF_LEN, NULL));
+	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 5));
+
+	/* the move revokes: pin and mapping go, the driver's callback runs */
+	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
+	EXPECT_EQ(1, moves);
+	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 5));
+
+	/* no more DMA, either way, and no second revoke */
+	EXPECT_EQ(-EIO, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
+				     PG, NULL));
+	EXPECT_EQ(-EIO, ovbtest_copy(self->fd, self->chan, mr, 0, self->umr, 0,
+				     PG, NULL));
+	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
+	EXPECT_EQ(2, moves);
+	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
+
+	/* the MR still has its handle; DEREG detaches without a callback */
+	EXPECT_EQ(1, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+
+	/* a revocable MR never revoked: its callback runs at DEREG */
+	mr = reg_dmabuf(self->fd, self->pd, self->dfd,
+			OVBTEST_DMABUF_MR_REVOCABLE);
+	ASSERT_LE(0, mr);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	EXPECT_EQ(revokes + 2, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+}
+
+/*
+ * The driver revokes a pinned MR itself (6.12's ib_umem_dmabuf_revoke, as
+ * mlx5 revokes its data-direct MRs, whose pin came from
+ * ib_umem_dmabuf_get_pinned_with_dma_device): pin and mapping go at once,
+ * the buffer can move, the MR's DMA answers EIO until DEREG.
+ */
+TEST_F(move, revoke_method_ends_a_pinned_mr)
+{
+	long revokes = param(HCA_PARAM("dmabuf_revokes"));
+	__u32 moves = 99;
+	int mr, rmr, dmr;
+
+	mr = reg_dmabuf(self->fd, self->pd, self->dfd, 0);
+	ASSERT_LE(0, mr);
+	if (!ovbtest_k612()) {
+		/* 6.1 exports no revoke: ovbtest has no such method there */
+		EXPECT_EQ(-EPROTONOSUPPORT, mr_revoke(self->fd, mr));
+		EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+		return;
+	}
+	EXPECT_LE(1, param(EXP_PARAM("pins")));
+	EXPECT_EQ(-EBUSY, dmabuf_move(self->fd, self->dfd, &moves));
+	fill(self->ubuf, BUF_LEN, 6);
+	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
+				  BUF_LEN, NULL));
+
+	ASSERT_EQ(0, mr_revoke(self->fd, mr));
+	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
+	/* a plain pinned import has no callback of the driver's */
+	EXPECT_EQ(revokes, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(-EIO, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
+				     PG, NULL));
+	/* revoking again changes nothing */
+	EXPECT_EQ(0, mr_revoke(self->fd, mr));
+	EXPECT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
+	EXPECT_EQ(1, moves);
+	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 6));
+
+	/* a revocable one through the method: its callback runs once */
+	rmr = reg_dmabuf(self->fd, self->pd, self->dfd,
+			 OVBTEST_DMABUF_MR_REVOCABLE);
+	ASSERT_LE(0, rmr);
+	EXPECT_EQ(0, mr_revoke(self->fd, rmr));
+	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, rmr));
+	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
+
+	/* not a dma-buf MR; a dynamic one; no MR at all */
+	EXPECT_EQ(-EINVAL, mr_revoke(self->fd, self->umr));
+	dmr = reg_dmabuf(self->fd, self->pd, self->dfd,
+			 OVBTEST_DMABUF_MR_DYNAMIC);
+	ASSERT_LE(0, dmr);
+	EXPECT_EQ(-EOPNOTSUPP, mr_revoke(self->fd, dmr));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, dmr));
+	EXPECT_EQ(-ENOENT, mr_revoke(self->fd, 0x7fff));
+
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(0, param(EXP_PARAM("pins")));
 }
 
 /* Moves, COPYs and DEREG/REG of the MR in three threads. */
 struct race {
 	int fd, pd, chan, umr, dfd;
+	__u32 flags;		/* of the MRs registered */
 	volatile int stop;
 	volatile int mr;	/* the current handle, -1 between dereg and reg */
-	long moves, copies, regs, unexpected;
+	long moves, copies, regs, unexpected, revoked, reg_revoked;
 	int last_err;
 };
 
@@ -277,6 +416,9 @@ static void *race_copier(void *arg)
 		ret = ovbtest_copy(r->fd, r->chan, r->umr, 0, mr, 0, BUF_LEN, NULL);
 		if (!ret)
 			r->copies++;
+		/* a move revoked a revocable MR (6.12) */
+		else if (ret == -EIO && r->flags == OVBTEST_DMABUF_MR_REVOCABLE)
+			r->revoked++;
 		/* the MR went meanwhile, or its dereg holds it */
 		else if (ret != -ENOENT && ret != -EINVAL && ret != -EBUSY)
 			r->unexpected++, r->last_err = ret;
@@ -291,15 +433,22 @@ static void *race_dereg(void *arg)
 	while (!r->stop) {
 		int mr = r->mr, ret;
 
-		ret = ovbtest_dereg_mr(r->fd, mr);
-		if (ret == -EBUSY)
-			continue;	/* a COPY holds it */
-		if (ret) {
-			r->unexpected++, r->last_err = ret;
-			break;
+		if (mr >= 0) {
+			ret = ovbtest_dereg_mr(r->fd, mr);
+			if (ret == -EBUSY)
+				continue;	/* a COPY holds it */
+			if (ret) {
+				r->unexpected++, r->last_err = ret;
+				break;
+			}
+			r->mr = -1;
 		}
-		r->mr = -1;
-		mr = reg_dmabuf(r->fd, r->pd, r->dfd, OVBTEST_DMABUF_MR_DYNAMIC);
+		mr = reg_dmabuf(r->fd, r->pd, r->dfd, r->flags);
+		if (mr == -EINVAL && r->flags == OVBTEST_DMABUF_MR_REVOCABLE) {
+			/* 6.12: a move revoked the import before it was mapped */
+			r->reg_revoked++;
+			continue;
+		}
 		if (mr < 0) {
 			r->unexpected++, r->last_err = mr;
 			break;
@@ -310,19 +459,19 @@ static void *race_dereg(void *arg)
 	return NULL;
 }
 
-TEST_F(move, moves_copies_and_deregs_race)
+static void race_run(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(move) *self, __u32 flags)
 {
 	void *(*fn[])(void *) = { race_mover, race_copier, race_dereg };
 	struct race r = {
 		.fd = self->fd, .pd = self->pd, .chan = self->chan,
-		.umr = self->umr, .dfd = self->dfd,
+		.umr = self->umr, .dfd = self->dfd, .flags = flags,
 	};
 	pthread_t t[3];
 	int i;
 
 	fill(self->ubuf, BUF_LEN, 4);
-	r.mr = reg_dmabuf(self->fd, self->pd, self->dfd,
-			  OVBTEST_DMABUF_MR_DYNAMIC);
+	r.mr = reg_dmabuf(self->fd, self->pd, self->dfd, flags);
 	ASSERT_LE(0, r.mr);
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, pthread_create(&t[i], NULL, fn[i], &r));
@@ -331,12 +480,15 @@ TEST_F(move, moves_copies_and_deregs_race)
 	r.stop = 1;
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
-	TH_LOG("%ld moves, %ld copies, %ld re-registrations in %d s",
-	       r.moves, r.copies, r.regs, RACE_SECONDS);
+	TH_LOG("%ld moves, %ld copies (%ld on a revoked MR), %ld re-registrations (%ld revoked before mapped) in %d s",
+	       r.moves, r.copies, r.revoked, r.regs, r.reg_revoked,
+	       RACE_SECONDS);
 	EXPECT_EQ(0, r.unexpected) TH_LOG("last error %d", r.last_err);
 	EXPECT_LT(0, r.moves);
 	EXPECT_LT(0, r.copies);
 	EXPECT_LT(0, r.regs);
+	if (flags == OVBTEST_DMABUF_MR_REVOCABLE)
+		EXPECT_LT(0, r.revoked);
 	/* every copy wrote the same bytes: the buffer holds them still */
 	if (r.copies)
 		EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 4));
@@ -344,7 +496,40 @@ TEST_F(move, moves_copies_and_deregs_race)
 		EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, r.mr));
 	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
 	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	if (r.reg_revoked && raw_stack_is_intree()) {
+		/*
+		 * 6.12's ib_umem_dmabuf_get_pinned_and_lock: a move between
+		 * the attach and the pin marks the import revoked, the map
+		 * fails (EINVAL) and the release skips the unpin of a revoked
+		 * import: one exporter pin leaks per such registration
+		 * (testing.md, Findings)
+		 */
+		EXPECT_EQ(r.reg_revoked, param(EXP_PARAM("pins")));
+	} else {
+		EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	}
+}
+
+TEST_F(move, moves_copies_and_deregs_race)
+{
+	race_run(_metadata, self, OVBTEST_DMABUF_MR_DYNAMIC);
+}
+
+/*
+ * The same with revocable MRs (6.12): each move revokes the MR of the
+ * moment, under the reservation lock that COPY holds (ovbtest takes it
+ * through ib_umem_dmabuf_revoke_lock), so a COPY either ran whole before
+ * the revoke or answers EIO.
+ */
+TEST_F(move, revocable_moves_copies_and_deregs_race)
+{
+	if (!ovbtest_k612()) {
+		/* 6.1: no revocable import (see revocable_mr_is_revoked_by_a_move) */
+		EXPECT_EQ(-EINVAL, reg_dmabuf(self->fd, self->pd, self->dfd,
+					      OVBTEST_DMABUF_MR_REVOCABLE));
+		return;
+	}
+	race_run(_metadata, self, OVBTEST_DMABUF_MR_REVOCABLE);
 }
 
 /* Last: the stack is left as found (rdma_core_programs unloads ib_uverbs). */

@@ -864,7 +864,8 @@ TEST_F(wq, close_frees_everything)
 /* -------------------------------------------------------- flow steering */
 
 enum {
-	SPEC_ETH = 0x20, SPEC_IPV4 = 0x30, SPEC_TCP = 0x40, SPEC_UDP = 0x41,
+	SPEC_ETH = 0x20, SPEC_IPV4 = 0x30, SPEC_IPV6 = 0x31,
+	SPEC_TCP = 0x40, SPEC_UDP = 0x41,
 	SPEC_TAG = 0x1000, SPEC_DROP = 0x1001,
 };
 enum { FLOW_NORMAL, FLOW_ALL_DEFAULT };
@@ -1175,6 +1176,70 @@ TEST_F(flow, malformed)
 	EXPECT_EQ(0, memcmp(after.specs[0].val, &ETH_VAL, sizeof(ETH_VAL)));
 	EXPECT_EQ(0, memcmp(after.specs[0].mask, &ETH_MASK, sizeof(ETH_MASK)));
 	EXPECT_EQ(0, destroy_flow(self->fd, rc));
+}
+
+/*
+ * The ipv6 filter's length in the kernel: 39 bytes on both kernels (6.1:
+ * offsetof its real_sz; 6.12 dropped real_sz for sizeof of a __packed
+ * struct), against the user's 40 (a reserved byte): byte 39 of the mask
+ * must be 0, byte 38 (hop_limit) is the last the driver gets.  The
+ * driver's union ib_flow_spec differs: its ipv6 spec is 88 bytes on 6.1
+ * and 84 on 6.12 (the packed filter is byte-aligned).
+ */
+TEST_F(flow, ipv6_filter_boundary)
+{
+	struct ib_uverbs_flow_ipv6_filter val = {
+		.flow_label = 0x45230100,	/* htonl(0x12345) */
+		.next_hdr = 17, .traffic_class = 0x20, .hop_limit = 64,
+	}, mask = {
+		.flow_label = 0xffff0f00, .next_hdr = 0xff, .hop_limit = 0xff,
+	};
+	/* 6.12: struct ib_flow_ipv6_filter became __packed */
+	const unsigned int kspec = ovbtest_k612() ? 84 : 88;
+	struct ovbtest_flow_info info;
+	struct flow_req r;
+	__u8 b[2 * sizeof(val)];
+	int h;
+
+	ASSERT_EQ(40, sizeof(val));
+	val.dst_ip[15] = 0x2a;
+	memcpy(b, &val, sizeof(val));
+	memcpy(b + sizeof(val), &mask, sizeof(mask));
+	flow_init(&r, self->ud);
+	flow_add(&r, SPEC_IPV6, 8 + sizeof(b), b);
+	h = create_flow(self->fd, &r, 0);
+	ASSERT_LE(0, h);
+	ASSERT_EQ(0, last_flow(self->fd, &info));
+	ASSERT_EQ(1, info.num_of_specs);
+	EXPECT_EQ(SPEC_IPV6, info.specs[0].type);
+	EXPECT_EQ(kspec, info.specs[0].size);
+	/* the last 16 of 39 bytes: dst_ip[7..15], flow_label, next_hdr,
+	 * traffic_class, hop_limit
+	 */
+	EXPECT_EQ(0x2a, info.specs[0].val[8]);
+	EXPECT_EQ(0, memcmp(&info.specs[0].val[9], &val.flow_label, 7));
+	EXPECT_EQ(0, memcmp(&info.specs[0].mask[9], &mask.flow_label, 7));
+	EXPECT_EQ(0, destroy_flow(self->fd, h));
+
+	/* the user's reserved byte (39) in the mask: beyond the kernel's */
+	b[sizeof(val) + 39] = 1;
+	flow_init(&r, self->ud);
+	flow_add(&r, SPEC_IPV6, 8 + sizeof(b), b);
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
+	/* in the value it is not looked at */
+	b[sizeof(val) + 39] = 0;
+	b[39] = 1;
+	flow_init(&r, self->ud);
+	flow_add(&r, SPEC_IPV6, 8 + sizeof(b), b);
+	h = create_flow(self->fd, &r, 0);
+	ASSERT_LE(0, h);
+	EXPECT_EQ(0, destroy_flow(self->fd, h));
+	/* a flow label of more than 20 bits */
+	b[39] = 0;
+	b[sizeof(val) + 32] = 0x10;
+	flow_init(&r, self->ud);
+	flow_add(&r, SPEC_IPV6, 8 + sizeof(b), b);
+	EXPECT_EQ(-EINVAL, create_flow(self->fd, &r, 0));
 }
 
 /* -------------------------------------------------------------- unload */

@@ -24,6 +24,7 @@
 
 #include <openverbs/ovbtest-abi.h>
 
+#include "compat.h"
 #include "ovbtest_dmabuf.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
@@ -228,7 +229,7 @@ static const struct vm_operations_struct ovbtest_dmabuf_vm_ops = {
 static int ovbtest_dmabuf_mmap(struct dma_buf *dmabuf,
 			       struct vm_area_struct *vma)
 {
-	vma->vm_flags |= VM_MIXEDMAP;
+	ovbtest_vm_flags_set(vma, VM_MIXEDMAP);
 	vma->vm_ops = &ovbtest_dmabuf_vm_ops;
 	vma->vm_private_data = dmabuf;
 	return 0;

@@ -29,6 +29,7 @@ MODULE_IMPORT_NS(DMA_BUF);
 
 static atomic_t ovbtest_move_notifies;
 static atomic_t ovbtest_remaps;
+static atomic_t ovbtest_revokes;
 
 static int ovbtest_dmabuf_count_get(char *buf, const struct kernel_param *kp)
 {
@@ -45,6 +46,9 @@ MODULE_PARM_DESC(dmabuf_move_notifies, "move_notify calls of dynamic dma-buf MRs
 module_param_cb(dmabuf_remaps, &ovbtest_dmabuf_count_ops, &ovbtest_remaps,
 		0444);
 MODULE_PARM_DESC(dmabuf_remaps, "mappings of dynamic dma-buf MRs made again");
+module_param_cb(dmabuf_revokes, &ovbtest_dmabuf_count_ops, &ovbtest_revokes,
+		0444);
+MODULE_PARM_DESC(dmabuf_revokes, "revoke callbacks of revocable dma-buf MRs (6.12)");
 
 /*
  * The exporter is about to move the buffer (reservation lock held): the
@@ -88,12 +92,71 @@ static struct ib_umem_dmabuf *ovbtest_dmabuf_get_dynamic(struct ib_device *ibdev
 	return umem_dmabuf;
 }
 
+#if OVBTEST_K612
+/*
+ * 6.12: the revoke callback of a revocable import, called once, under the
+ * reservation lock, by an exporter's move, by OVBTEST_METHOD_MR_DMABUF_REVOKE
+ * or at the latest by the umem's release: from here the "HCA" no longer
+ * reaches the buffer (COPY sees umem_dmabuf->revoked under the same lock).
+ */
+static void ovbtest_dmabuf_mr_revoke_cb(void *priv)
+{
+	atomic_inc(&ovbtest_revokes);
+}
+
+/* 6.12: as a driver that can stop its DMA on demand would import. */
+static struct ib_umem_dmabuf *
+ovbtest_dmabuf_get_revocable(struct ovbtest_mr *mr, struct ib_device *ibdev,
+			     u64 offset, u64 length, int fd, int access)
+{
+	struct ib_umem_dmabuf *umem_dmabuf;
+
+	umem_dmabuf = ib_umem_dmabuf_get_pinned_revocable_and_lock(ibdev, offset,
+								   length, fd,
+								   access);
+	if (IS_ERR(umem_dmabuf))
+		return umem_dmabuf;
+	ib_umem_dmabuf_set_revoke_locked(umem_dmabuf,
+					 ovbtest_dmabuf_mr_revoke_cb, mr);
+	dma_resv_unlock(umem_dmabuf->attach->dmabuf->resv);
+	return umem_dmabuf;
+}
+
+/* 6.12: a pin against the device's own DMA device, as mlx5's data direct. */
+static struct ib_umem_dmabuf *
+ovbtest_dmabuf_get_pinned(struct ovbtest_mr *mr, struct ib_device *ibdev,
+			  u64 offset, u64 length, int fd, int access)
+{
+	return ib_umem_dmabuf_get_pinned_with_dma_device(ibdev,
+							 ibdev->dma_device,
+							 offset, length, fd,
+							 access);
+}
+
+#define OVBTEST_DMABUF_MR_FLAGS \
+	(OVBTEST_DMABUF_MR_DYNAMIC | OVBTEST_DMABUF_MR_REVOCABLE)
+#define ovbtest_dmabuf_lock(u)		ib_umem_dmabuf_revoke_lock(u)
+#define ovbtest_dmabuf_unlock(u)	ib_umem_dmabuf_revoke_unlock(u)
+#define ovbtest_dmabuf_revoked(u)	((u)->revoked)
+#else
+static struct ib_umem_dmabuf *
+ovbtest_dmabuf_get_pinned(struct ovbtest_mr *mr, struct ib_device *ibdev,
+			  u64 offset, u64 length, int fd, int access)
+{
+	return ib_umem_dmabuf_get_pinned(ibdev, offset, length, fd, access);
+}
+
+#define OVBTEST_DMABUF_MR_FLAGS		OVBTEST_DMABUF_MR_DYNAMIC
+#define ovbtest_dmabuf_lock(u)		dma_resv_lock((u)->attach->dmabuf->resv, NULL)
+#define ovbtest_dmabuf_unlock(u)	dma_resv_unlock((u)->attach->dmabuf->resv)
+#define ovbtest_dmabuf_revoked(u)	false
+#endif
+
 struct ib_mr *ovbtest_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 					 u64 length, u64 virt_addr, int fd,
-					 int access, struct ib_udata *udata)
+					 int access, ovbtest_op_bundle *op)
 {
-	struct uverbs_attr_bundle *attrs =
-		rdma_udata_to_uverbs_attr_bundle(udata);
+	struct uverbs_attr_bundle *attrs = ovbtest_op_attrs(op);
 	struct ovbtest_dev *dev = to_odev(ibpd->device);
 	struct ib_umem_dmabuf *umem_dmabuf;
 	struct ovbtest_mr *mr;
@@ -104,18 +167,28 @@ struct ib_mr *ovbtest_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 		return ERR_PTR(-EOPNOTSUPP);
 	ret = uverbs_get_flags32(&flags, attrs,
 				 OVBTEST_ATTR_REG_DMABUF_MR_FLAGS,
-				 OVBTEST_DMABUF_MR_DYNAMIC);
+				 OVBTEST_DMABUF_MR_FLAGS);
 	if (ret)
 		return ERR_PTR(ret);
+	if (hweight32(flags) > 1)
+		return ERR_PTR(-EINVAL);
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	if (flags & OVBTEST_DMABUF_MR_DYNAMIC)
+	mr->dmabuf_dynamic = flags & OVBTEST_DMABUF_MR_DYNAMIC;
+	if (mr->dmabuf_dynamic)
 		umem_dmabuf = ovbtest_dmabuf_get_dynamic(ibpd->device, offset,
 							 length, fd, access);
+#if OVBTEST_K612
+	else if (flags & OVBTEST_DMABUF_MR_REVOCABLE)
+		umem_dmabuf = ovbtest_dmabuf_get_revocable(mr, ibpd->device,
+							   offset, length, fd,
+							   access);
+#endif
 	else
-		umem_dmabuf = ib_umem_dmabuf_get_pinned(ibpd->device, offset,
-							length, fd, access);
+		umem_dmabuf = ovbtest_dmabuf_get_pinned(mr, ibpd->device,
+							offset, length, fd,
+							access);
 	if (IS_ERR(umem_dmabuf)) {
 		kfree(mr);
 		return ERR_CAST(umem_dmabuf);
@@ -191,29 +264,59 @@ static int ovbtest_dmabuf_xfer_mapped(struct ovbtest_mr *mr, u64 off,
 }
 
 /*
- * A pinned import stays mapped; a dynamic one is used under the buffer's
- * reservation lock, mapped again first if a move dropped the mapping.
+ * Under the buffer's reservation lock (on 6.12 through the revoke lock
+ * helpers, as a driver serialises its DMA with a revoke): a revoked
+ * import (6.12) answers EIO; a dynamic one whose mapping a move dropped
+ * is mapped again first; a pinned one stays mapped.
  */
 int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
 			size_t len, bool to_umem)
 {
 	struct ib_umem_dmabuf *umem_dmabuf = to_ib_umem_dmabuf(mr->umem);
-	struct dma_resv *resv = umem_dmabuf->attach->dmabuf->resv;
 	int ret = 0;
 
-	if (umem_dmabuf->pinned)
-		return ovbtest_dmabuf_xfer_mapped(mr, off, buf, len, to_umem);
-	dma_resv_lock(resv, NULL);
-	if (!umem_dmabuf->sgt) {
+	ovbtest_dmabuf_lock(umem_dmabuf);
+	if (ovbtest_dmabuf_revoked(umem_dmabuf)) {
+		ret = -EIO;
+	} else if (!umem_dmabuf->sgt) {
 		ret = ib_umem_dmabuf_map_pages(umem_dmabuf);
 		if (!ret)
 			atomic_inc(&ovbtest_remaps);
 	}
 	if (!ret)
 		ret = ovbtest_dmabuf_xfer_mapped(mr, off, buf, len, to_umem);
-	dma_resv_unlock(resv);
+	ovbtest_dmabuf_unlock(umem_dmabuf);
 	return ret;
 }
+
+#if OVBTEST_K612
+/* 6.12: the exporter's access ends now, as mlx5's data-direct revoke. */
+static int UVERBS_HANDLER(OVBTEST_METHOD_MR_DMABUF_REVOKE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_mr *ibmr = uverbs_attr_get_obj(attrs,
+						 OVBTEST_ATTR_MR_REVOKE_HANDLE);
+	struct ovbtest_mr *mr;
+
+	if (IS_ERR(ibmr))
+		return PTR_ERR(ibmr);
+	mr = to_omr(ibmr);
+	if (!mr->umem || !mr->umem->is_dmabuf)
+		return -EINVAL;
+	if (mr->dmabuf_dynamic)
+		return -EOPNOTSUPP;
+	ib_umem_dmabuf_revoke(to_ib_umem_dmabuf(mr->umem));
+	return 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_MR_DMABUF_REVOKE,
+			    UVERBS_ATTR_IDR(OVBTEST_ATTR_MR_REVOKE_HANDLE,
+					    UVERBS_OBJECT_MR,
+					    UVERBS_ACCESS_READ,
+					    UA_MANDATORY));
+
+ADD_UVERBS_METHODS(ovbtest_mr_revoke, UVERBS_OBJECT_MR,
+		   &UVERBS_METHOD(OVBTEST_METHOD_MR_DMABUF_REVOKE));
+#endif
 
 static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_DMABUF_ALLOC)(struct uverbs_attr_bundle *attrs)
 {
@@ -321,5 +424,8 @@ ADD_UVERBS_ATTRIBUTES_SIMPLE(ovbtest_reg_dmabuf_mr, UVERBS_OBJECT_MR,
 const struct uapi_definition ovbtest_dmabuf_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DEVICE, &ovbtest_device_dmabuf),
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_MR, &ovbtest_reg_dmabuf_mr),
+#if OVBTEST_K612
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_MR, &ovbtest_mr_revoke),
+#endif
 	{},
 };

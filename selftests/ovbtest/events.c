@@ -148,7 +148,7 @@ static const struct file_operations ovbtest_events_fops = {
 	.read = ovbtest_events_read,
 	.poll = ovbtest_events_poll,
 	.release = uverbs_uobject_fd_release,
-	.llseek = no_llseek,
+	.llseek = OVBTEST_NO_LLSEEK,
 };
 
 /*

@@ -41,6 +41,14 @@ static int ovbtest_flow_spec(const union ib_flow_spec *spec,
 		ovbtest_flow_filter(rec, &spec->ipv4.val, &spec->ipv4.mask,
 				    sizeof(spec->ipv4.val));
 		break;
+	case IB_FLOW_SPEC_IPV6:
+		/* its last 16 bytes: the end of dst_ip up to hop_limit */
+		ovbtest_flow_filter(rec, (const u8 *)&spec->ipv6.val +
+				    OVBTEST_FLOW_IPV6_LEN - sizeof(rec->val),
+				    (const u8 *)&spec->ipv6.mask +
+				    OVBTEST_FLOW_IPV6_LEN - sizeof(rec->val),
+				    sizeof(rec->val));
+		break;
 	case IB_FLOW_SPEC_TCP:
 	case IB_FLOW_SPEC_UDP:
 		ovbtest_flow_filter(rec, &spec->tcp_udp.val,

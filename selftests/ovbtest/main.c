@@ -67,6 +67,15 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->rss_caps.max_rwq_indirection_table_size =
 		1 << OVBTEST_MAX_LOG_RWQ_TBL;
 	attr->rss_caps.supported_qpts = BIT(IB_QPT_RAW_PACKET);
+#if OVBTEST_K612
+	/*
+	 * 6.12's placement types and atomic write: global visibility, not
+	 * persistence, so ib_check_mr_access() takes IB_ACCESS_FLUSH_GLOBAL
+	 * and refuses IB_ACCESS_FLUSH_PERSISTENT (EOPNOTSUPP).
+	 */
+	attr->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL |
+				  IB_DEVICE_ATOMIC_WRITE;
+#endif
 	return 0;
 }
 
@@ -78,15 +87,12 @@ static const struct ib_device_ops ovbtest_dev_ops = {
 	.query_device = ovbtest_query_device,
 };
 
-static int __init ovbtest_init(void)
+/*
+ * The device's ops and fields before registration, @ports of them (the
+ * SMI sub-device of subdev.c has the InfiniBand port only).
+ */
+void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 {
-	struct ovbtest_dev *dev;
-	int ret;
-
-	dev = ib_alloc_device(ovbtest_dev, ibdev);
-	if (!dev)
-		return -ENOMEM;
-
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dev_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_port_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_ah_ops);
@@ -100,7 +106,7 @@ static int __init ovbtest_init(void)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_flow_ops);
 	dev->ibdev.node_type = RDMA_NODE_IB_CA;
 	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
-	dev->ibdev.phys_port_cnt = OVBTEST_NUM_PORTS;
+	dev->ibdev.phys_port_cnt = ports;
 	dev->ibdev.num_comp_vectors = 1;
 	dev->ibdev.driver_def = ovbtest_uapi_defs;
 	/*
@@ -117,6 +123,18 @@ static int __init ovbtest_init(void)
 	ovbtest_mcast_init(dev);
 	spin_lock_init(&dev->stuck_lock);
 	INIT_LIST_HEAD(&dev->stuck);
+}
+
+static int __init ovbtest_init(void)
+{
+	struct ovbtest_dev *dev;
+	int ret;
+
+	dev = ib_alloc_device(ovbtest_dev, ibdev);
+	if (!dev)
+		return -ENOMEM;
+	ovbtest_dev_init(dev, OVBTEST_NUM_PORTS);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_subdev_ops);
 
 	ovbtest_mmap_init();
 	ovbtest_dma_pdev = platform_device_register_simple(OVBTEST_DEVICE_PREFIX,
@@ -129,7 +147,8 @@ static int __init ovbtest_init(void)
 	ret = dma_set_mask_and_coherent(&ovbtest_dma_pdev->dev,
 					DMA_BIT_MASK(64));
 	if (!ret)
-		ret = dma_set_max_seg_size(&ovbtest_dma_pdev->dev, UINT_MAX);
+		ret = ovbtest_dma_set_max_seg_size(&ovbtest_dma_pdev->dev,
+						   UINT_MAX);
 	if (ret)
 		goto err_pdev;
 	/* the RoCE port's netdev (netdev.c), bound before registration */

@@ -26,6 +26,9 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
+#define UVERBS_MODULE_NAME ovbtest
+#include <rdma/uverbs_named_ioctl.h>
+
 #include "ovbtest.h"
 
 /* QEMU's ivshmem-plain: vendor Red Hat/Qumranet, its memory in BAR 2. */
@@ -252,7 +255,7 @@ static int ovbtest_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	if (p->read_only) {
 		if (vma->vm_flags & VM_WRITE)
 			goto out;
-		vma->vm_flags &= ~VM_MAYWRITE;
+		ovbtest_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	pfn = p->kind == OVBTEST_MMAP_CACHED ?
 		page_to_pfn(virt_to_page(p->page)) : PHYS_PFN(p->phys);
@@ -279,4 +282,33 @@ static void ovbtest_mmap_free(struct rdma_user_mmap_entry *entry)
 const struct ib_device_ops ovbtest_mmap_ops = {
 	.mmap = ovbtest_mmap,
 	.mmap_free = ovbtest_mmap_free,
+};
+
+#if OVBTEST_K612
+/*
+ * 6.12: every mapping of the device goes, as hns revokes them before a
+ * reset (rdma_user_mmap_disassociate()); the entries stay, so a new mmap()
+ * maps the pages again.
+ */
+static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_MMAP_REVOKE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_ucontext *ibuc = ib_uverbs_get_ucontext(attrs);
+
+	if (IS_ERR(ibuc))
+		return PTR_ERR(ibuc);
+	rdma_user_mmap_disassociate(ibuc->device);
+	return 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_DEVICE_MMAP_REVOKE);
+
+ADD_UVERBS_METHODS(ovbtest_device_mmap, UVERBS_OBJECT_DEVICE,
+		   &UVERBS_METHOD(OVBTEST_METHOD_DEVICE_MMAP_REVOKE));
+#endif
+
+const struct uapi_definition ovbtest_mmap_uapi_defs[] = {
+#if OVBTEST_K612
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DEVICE, &ovbtest_device_mmap),
+#endif
+	{},
 };

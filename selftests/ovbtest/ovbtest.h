@@ -27,6 +27,8 @@
 
 #include <openverbs/ovbtest-abi.h>
 
+#include "compat.h"
+
 /* Objects alive on the device, reported by OVBTEST_METHOD_DEVICE_INFO. */
 struct ovbtest_counts {
 	atomic_t contexts;
@@ -69,6 +71,7 @@ struct ovbtest_dev {
 	/* STUCK objects not destroyed, leaked ones too (stuck.c) */
 	struct list_head stuck;
 	struct net_device *ndev;	/* the RoCE port's (netdev.c) */
+	struct ovbtest_dev *smi;	/* the SMI sub-device (subdev.c) */
 };
 
 /* The kinds of page a context maps (mmap.c). */
@@ -133,6 +136,7 @@ struct ovbtest_mr {
 	/* dma-buf MRs: the exporter's page lookup (symbol_get), or NULL */
 	struct page *(*dmabuf_page)(struct dma_buf_attachment *attach,
 				    dma_addr_t addr, unsigned int *offset);
+	bool dmabuf_dynamic;	/* imported with a move_notify of our own */
 };
 
 static inline struct ovbtest_dev *to_odev(struct ib_device *ibdev)
@@ -171,6 +175,12 @@ struct ovbtest_ah {
 	struct ib_ah ibah;
 };
 
+/* main.c */
+void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports);
+
+/* subdev.c: the SMI sub-device (6.12's add_sub_dev; empty on 6.1) */
+extern const struct ib_device_ops ovbtest_subdev_ops;
+
 /* port.c: the IB port and the RoCE port; netdev.c: the RoCE port's netdev */
 extern const struct ib_device_ops ovbtest_port_ops;
 int ovbtest_netdev_add(struct ovbtest_dev *dev);
@@ -189,6 +199,7 @@ int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 
 /* mmap.c */
 extern const struct ib_device_ops ovbtest_mmap_ops;
+extern const struct uapi_definition ovbtest_mmap_uapi_defs[];
 void ovbtest_mmap_init(void);
 void ovbtest_mmap_exit(void);
 bool ovbtest_mmap_has_bar(void);
@@ -220,7 +231,7 @@ int ovbtest_events_post(struct ib_uobject *uobj, u64 cookie, u32 *seq);
 extern const struct uapi_definition ovbtest_dmabuf_uapi_defs[];
 struct ib_mr *ovbtest_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 					 u64 length, u64 virt_addr, int fd,
-					 int access, struct ib_udata *udata);
+					 int access, ovbtest_op_bundle *op);
 void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr);
 int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
 			size_t len, bool to_umem);

@@ -10,10 +10,21 @@
  *     the netdev runs.
  * Both ports have one P_Key (0xffff).
  */
+#include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <rdma/ib_mad.h>
 
 #include "ovbtest.h"
+
+/*
+ * The InfiniBand port's active speed (enum ib_speed), settable for tests
+ * of QUERY_PORT: 6.12 added IB_SPEED_XDR (256), beyond the u8 of the
+ * legacy response (which ib_uverbs caps at IB_SPEED_NDR), and reports
+ * the whole value in the ioctl response's active_speed_ex.
+ */
+static ushort ib_speed = IB_SPEED_SDR;
+module_param(ib_speed, ushort, 0644);
+MODULE_PARM_DESC(ib_speed, "active speed of the InfiniBand port (enum ib_speed)");
 
 struct ovbtest_port_desc {
 	enum rdma_link_layer link_layer;
@@ -75,7 +86,8 @@ static int ovbtest_query_port(struct ib_device *ibdev, u32 port,
 	attr->port_cap_flags = desc->port_cap_flags;
 	attr->max_msg_sz = OVBTEST_COPY_MAX;
 	attr->active_width = IB_WIDTH_1X;
-	attr->active_speed = IB_SPEED_SDR;
+	attr->active_speed = port == OVBTEST_PORT_IB ? READ_ONCE(ib_speed) :
+						      IB_SPEED_SDR;
 	return 0;
 }
 

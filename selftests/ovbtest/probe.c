@@ -12,7 +12,7 @@
  *    written and copied out whole.
  */
 #include <linux/slab.h>
-#include <asm/unaligned.h>
+#include <linux/string.h>
 
 #define UVERBS_MODULE_NAME ovbtest
 #include <rdma/uverbs_named_ioctl.h>
@@ -172,6 +172,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_PROBE_RAW_FD)(struct uverbs_attr_bundle
 static int UVERBS_HANDLER(OVBTEST_METHOD_PROBE_ALLOC)(struct uverbs_attr_bundle *attrs)
 {
 	int len = uverbs_attr_get_len(attrs, OVBTEST_ATTR_PROBE_ALLOC_OUT);
+	u64 magic = OVBTEST_MAGIC;
 	void *buf;
 
 	if (len < 0)
@@ -181,7 +182,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_PROBE_ALLOC)(struct uverbs_attr_bundle 
 	buf = uverbs_alloc(attrs, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	put_unaligned(OVBTEST_MAGIC, (u64 *)buf);
+	memcpy(buf, &magic, sizeof(magic));
 	return uverbs_copy_to(attrs, OVBTEST_ATTR_PROBE_ALLOC_OUT, buf, len);
 }
 

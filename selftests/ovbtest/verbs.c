@@ -116,15 +116,17 @@ static int ovbtest_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 /*
  * A CQ nothing completes on: COPY reports through the counters page.  The
- * driver's attribute on CQ_CREATE (absent from write() commands) comes
- * back in the driver response, as mlx5 reads its own CQ attributes.
+ * driver's attribute on CQ_CREATE (absent from write() commands, whose
+ * bundle has none) comes back in the driver response, as mlx5 reads its
+ * UAR index: 6.12 hands the op the bundle itself, 6.1 the udata inside it
+ * (compat.h).
  */
 static int ovbtest_create_cq(struct ib_cq *ibcq,
 			     const struct ib_cq_init_attr *attr,
-			     struct ib_udata *udata)
+			     ovbtest_op_bundle *op)
 {
-	struct uverbs_attr_bundle *attrs =
-		rdma_udata_to_uverbs_attr_bundle(udata);
+	struct uverbs_attr_bundle *attrs = ovbtest_op_attrs(op);
+	struct ib_udata *udata = ovbtest_op_udata(op);
 	struct ovbtest_create_cq_resp resp = {};
 	int ret;
 
@@ -225,6 +227,19 @@ static struct ib_mr *ovbtest_rereg_user_mr(struct ib_mr *ibmr, int flags,
 
 	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
 		return ERR_PTR(-EOPNOTSUPP);
+#if OVBTEST_K612
+	/*
+	 * 6.12's drivers (mlx5, mlx4, irdma, hns, rxe) refuse write access
+	 * to pages pinned without it when the range stays: EACCES.  6.1's
+	 * mlx5 pins again instead, as below.
+	 */
+	{
+		int ret = ib_umem_check_rereg(mr->umem, flags, access);
+
+		if (ret)
+			return ERR_PTR(ret);
+	}
+#endif
 	/* as mlx5: a dma-buf MR is never re-registered */
 	if (mr->umem->is_dmabuf)
 		return ERR_PTR(-EOPNOTSUPP);

@@ -380,6 +380,46 @@ enum ovbtest_reg_dmabuf_mr_attrs {
 
 enum ovbtest_dmabuf_mr_flags {
 	OVBTEST_DMABUF_MR_DYNAMIC = 1 << 0,
+	/*
+	 * 6.12 kernels only (6.1: EINVAL, an unknown flag): a pinned import
+	 * the exporter may revoke (ib_umem_dmabuf_get_pinned_revocable_and_lock
+	 * with a revoke callback): a move of the buffer revokes the MR instead
+	 * of failing on its pin; a revoked MR's COPY answers EIO.  Without
+	 * DYNAMIC or REVOCABLE a 6.12 build pins through
+	 * ib_umem_dmabuf_get_pinned_with_dma_device(), as mlx5's data-direct
+	 * MRs.  The read-only module parameter dmabuf_revokes counts the
+	 * revoke callbacks.
+	 */
+	OVBTEST_DMABUF_MR_REVOCABLE = 1 << 1,
+};
+
+/*
+ * 6.12 kernels only: a method added to the standard MR object revokes a
+ * pinned dma-buf MR through ib_umem_dmabuf_revoke(), as mlx5 revokes its
+ * data-direct MRs when the data-direct device goes; a revoked MR stays
+ * (its handle, its keys) until DEREG_MR, its COPY answers EIO.  Not a
+ * dma-buf MR: EINVAL; a dynamic one: EOPNOTSUPP.  On 6.1 the method does
+ * not exist.
+ */
+enum ovbtest_mr_methods {
+	OVBTEST_METHOD_MR_DMABUF_REVOKE = OVBTEST_NS,
+};
+
+enum ovbtest_mr_revoke_attrs {
+	OVBTEST_ATTR_MR_REVOKE_HANDLE = OVBTEST_ATTR_NS,	/* IDR MR, READ */
+};
+
+/*
+ * 6.12 kernels only: OVBTEST_METHOD_DEVICE_MMAP_REVOKE, the last free
+ * method id of the DEVICE object, revokes every mapping of the device's
+ * uverbs files through rdma_user_mmap_disassociate(), as hns does before
+ * a reset: mapped pages are zapped (a later fault gets the zero page, or
+ * for a writable mapping the file's disassociate page), contexts and
+ * objects stay, and a new mmap() maps the real pages again.  On 6.1 the
+ * method does not exist.
+ */
+enum ovbtest_device_mmap_revoke_methods {
+	OVBTEST_METHOD_DEVICE_MMAP_REVOKE = OVBTEST_NS + 3,
 };
 
 /*
@@ -425,8 +465,14 @@ struct ovbtest_res_info {
  * What the driver's create_flow received last (selftests/ovbtest/flow.c),
  * from a third method of the DEVICE object: the rule and, for each spec,
  * its type and size as ib_uverbs made them (union ib_flow_spec) and the
- * filter's value and mask (eth, ipv4, tcp/udp) or the tag.
+ * filter's value and mask (eth, ipv4, tcp/udp: their first 16 bytes;
+ * ipv6: the last 16 of the kernel's OVBTEST_FLOW_IPV6_LEN, up to
+ * hop_limit) or the tag.  The kernel's ipv6 filter has no padding (6.1:
+ * it ends at real_sz; 6.12: __packed), so its spec is 88 bytes on 6.1
+ * (filters 4-aligned) and 84 on 6.12 (byte-aligned).
  */
+#define OVBTEST_FLOW_IPV6_LEN	39
+
 enum ovbtest_device_flow_methods {
 	OVBTEST_METHOD_DEVICE_LAST_FLOW = OVBTEST_NS + 6,
 };
@@ -481,8 +527,8 @@ enum ovbtest_device_av_methods {
 	 * A driver has 8 method ids per object (ib_uverbs 6.1:
 	 * UVERBS_API_METHOD_KEY_NUM_DRIVER), OVBTEST_NS to OVBTEST_NS + 7.
 	 * On the DEVICE object + 1 stays unused (uverbs_ovbtest: an id the
-	 * driver does not define), + 3 is the last free one (+ 4 is
-	 * DMABUF_MOVE).
+	 * driver does not define), + 3 is MMAP_REVOKE on 6.12 (+ 4 is
+	 * DMABUF_MOVE): none is left.
 	 */
 	OVBTEST_METHOD_DEVICE_LAST_AV = OVBTEST_NS + 2,
 };
