@@ -17,3 +17,59 @@ wait_listen() {
 	done
 	return 1
 }
+
+# wait_gid DEV INDEX [SECONDS]: wait until port 1 of DEV has a GID at INDEX
+# (right after a RoCE device appears, ib_core is still filling its table
+# from the netdev's addresses).  Fails after SECONDS (default 10).
+wait_gid() {
+	local dev=$1 index=$2 limit=${3:-10} i
+	for i in $(seq $((limit * 4))); do
+		case $(cat "/sys/class/infiniband/$dev/ports/1/gids/$index" 2>/dev/null) in
+		"" | 0000:0000:0000:0000:0000:0000:0000:0000) sleep 0.25 ;;
+		*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# The two ib_uverbs of one boot, for the tests that compare them: qemu/run
+# loaded one (OVB_UVERBS, OVB_MODULE); the other is the in-tree module when
+# ours runs, ours when the in-tree one runs.  stack_pick sets stack_this and
+# stack_other (the commands that load each), stack_this_name and
+# stack_other_name (openverbs, in-tree), and fails
+# when qemu/run did not start this job.  stack_down DEV takes rdma_ucm,
+# rdma_rxe and ib_uverbs out; stack_up DEV NETDEV LOAD... loads an
+# ib_uverbs with LOAD and puts rxe DEV back on NETDEV.
+stack_pick() {
+	if [ -n "${OVB_MODULE:-}" ] && [ "${OVB_UVERBS:-}" = ours ]; then
+		stack_this=(insmod "$OVB_MODULE") stack_other=(modprobe ib_uverbs)
+		stack_this_name=openverbs stack_other_name=in-tree
+	elif [ -n "${OVB_MODULE:-}" ] && [ -f "$OVB_MODULE" ]; then
+		stack_this=(modprobe ib_uverbs) stack_other=(insmod "$OVB_MODULE")
+		stack_this_name=in-tree stack_other_name=openverbs
+	else
+		return 1
+	fi
+}
+
+stack_down() {
+	rdma link delete "$1" && modprobe -r rdma_ucm && rmmod rdma_rxe && rmmod ib_uverbs &&
+		! grep -q "^ib_uverbs " /proc/modules
+}
+
+stack_up() {
+	local dev=$1 nic=$2
+	shift 2
+	"$@" && modprobe rdma_rxe && rdma link add "$dev" type rxe netdev "$nic" && modprobe rdma_ucm
+}
+
+# rxe_netdev DEV: the netdev under the RoCE device DEV.
+rxe_netdev() {
+	rdma link show "$1/1" | awk '{ for (i = 1; i < NF; i++) if ($i == "netdev") print $(i + 1) }'
+}
+
+# rdma_resources DEV: DEV's object counts as ib_core keeps them (pd, cq, qp,
+# mr, ctx...): the same line before and after a test means nothing leaked.
+rdma_resources() {
+	rdma resource show | grep "^[0-9]*: $1:"
+}

@@ -33,12 +33,6 @@ skip() { # name reason
 	echo "ok $n $1 # SKIP $2"
 }
 
-# Per-device object counts as ib_core keeps them (pd, cq, qp, mr, ctx...):
-# the same line before and after the programs means nothing leaked.
-resources() {
-	rdma resource show | grep "^[0-9]*: $dev:"
-}
-
 # pair NAME EXPECT LISTEN SERVER-CMD... -- CLIENT-CMD...: run a server, wait
 # until it listens (LISTEN: tcp or cm, see lib.sh) and run a client against
 # it; EXPECT is "pass" or "fail" (both sides must agree).
@@ -73,7 +67,7 @@ pair() {
 echo "TAP version 13"
 
 modprobe rdma_ucm
-before=$(resources)
+before=$(rdma_resources "$dev")
 echo "# resources before: $before"
 
 ibv_devices >"$log/devices" 2>&1 && grep -qw "$dev" "$log/devices"
@@ -107,7 +101,7 @@ pair ucmatose pass cm ucmatose -c 2 -C 20 -- ucmatose -s $addr -c 2 -C 20
 
 # Give the rxe tasklets a moment to drop their last references.
 for i in 1 2 3 4 5; do
-	after=$(resources)
+	after=$(rdma_resources "$dev")
 	[ "$after" = "$before" ] && break
 	sleep 1
 done
@@ -160,21 +154,10 @@ done
 # Unload the whole stack, bring up the other ib_uverbs, compare what
 # rdma-core prints, and go back.  A few tries: IPv6 autoconfiguration may
 # still be adding GIDs right after the device appears.
-nic=$(rdma link show "$dev/1" | awk '{ for (i = 1; i < NF; i++) if ($i == "netdev") print $(i + 1) }')
-stack_down() {
-	rdma link delete "$dev" && modprobe -r rdma_ucm && rmmod rdma_rxe && rmmod ib_uverbs &&
-		! grep -q "^ib_uverbs " /proc/modules
-}
-stack_up() { # how to load ib_uverbs...
-	"$@" && modprobe rdma_rxe && rdma link add "$dev" type rxe netdev "$nic" && modprobe rdma_ucm
-}
+nic=$(rxe_netdev "$dev")
 devinfo_settled() { # output file
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		ibv_devinfo -v -d "$dev" >"$1" 2>&1
-		grep -q "GID\[  1\]" "$1" && break
-		sleep 1
-	done
+	wait_gid "$dev" 1
+	ibv_devinfo -v -d "$dev" >"$1" 2>&1
 }
 # kernel/load refuses to stack ours on the in-tree module, in one line.
 refusal() {
@@ -184,30 +167,23 @@ refusal() {
 		grep -q "the in-tree ib_uverbs is loaded; unload it first: modprobe -r .*ib_uverbs" "$log/refusal"
 	result $? "kernel/load refuses while the in-tree ib_uverbs is loaded" "$log/refusal"
 }
-if [ -n "${OVB_MODULE:-}" ] && [ "${OVB_UVERBS:-}" = ours ]; then
-	this=(insmod "$OVB_MODULE") other=(modprobe ib_uverbs) other_name=in-tree
-elif [ -n "${OVB_MODULE:-}" ] && [ -f "$OVB_MODULE" ]; then
-	this=(modprobe ib_uverbs) other=(insmod "$OVB_MODULE") other_name=openverbs
-else
-	this=() other=()
-fi
-if [ ${#this[@]} = 0 ] || [ -z "$nic" ]; then
+if ! stack_pick || [ -z "$nic" ]; then
 	skip "rmmod rdma_rxe ib_uverbs" "not started by qemu/run (OVB_MODULE/OVB_UVERBS unset) or no netdev"
 	skip "ibv_devinfo -v identical on the other ib_uverbs" "as above"
 	skip "stack restored" "as above"
 	skip "kernel/load refuses while the in-tree ib_uverbs is loaded" "as above"
 else
 	devinfo_settled "$log/devinfo.this"
-	[ "$other_name" = openverbs ] && refusal
-	stack_down >"$log/down" 2>&1
+	[ "$stack_other_name" = openverbs ] && refusal
+	stack_down "$dev" >"$log/down" 2>&1
 	result $? "rmmod rdma_rxe ib_uverbs (after all programs exited)" "$log/down"
-	stack_up "${other[@]}" >"$log/other" 2>&1 && devinfo_settled "$log/devinfo.other"
+	stack_up "$dev" "$nic" "${stack_other[@]}" >"$log/other" 2>&1 && devinfo_settled "$log/devinfo.other"
 	diff -u "$log/devinfo.this" "$log/devinfo.other" >"$log/devinfo.diff" 2>&1 ||
 		cat "$log/other" >>"$log/devinfo.diff"
-	[ "$other_name" = in-tree ] && refusal
+	[ "$stack_other_name" = in-tree ] && refusal
 	[ -s "$log/devinfo.diff" ]
-	result $((! $?)) "ibv_devinfo -v identical on the $other_name ib_uverbs" "$log/devinfo.diff"
-	{ stack_down && stack_up "${this[@]}" && ibv_devinfo -d "$dev" | grep -q PORT_ACTIVE; } >"$log/back" 2>&1
+	result $((! $?)) "ibv_devinfo -v identical on the $stack_other_name ib_uverbs" "$log/devinfo.diff"
+	{ stack_down "$dev" && stack_up "$dev" "$nic" "${stack_this[@]}" && ibv_devinfo -d "$dev" | grep -q PORT_ACTIVE; } >"$log/back" 2>&1
 	result $? "stack restored" "$log/back"
 fi
 
