@@ -99,11 +99,13 @@ static int rereg_check_request(const struct ovb_rereg_mr_req *cmd)
 /* The driver changed the MR in place: mirror the change in ib_core's view. */
 static void rereg_update_in_place(struct ib_mr *mr,
 				  const struct ovb_rereg_mr_req *cmd,
-				  struct ib_pd *new_pd)
+				  struct ib_pd *old_pd, struct ib_pd *new_pd)
 {
+	/*
+	 * @old_pd was read before the driver ran: drivers that move the MR
+	 * in place set ib_mr::pd themselves (mlx5's UMR path, 6.12's rxe).
+	 */
 	if (cmd->flags & IB_MR_REREG_PD) {
-		struct ib_pd *old_pd = mr->pd;
-
 		atomic_inc(&new_pd->usecnt);
 		WRITE_ONCE(mr->pd, new_pd);
 		rdma_restrack_sync(&mr->res);
@@ -189,7 +191,8 @@ static int rereg_apply(struct uverbs_attr_bundle *attrs,
 		       struct ovb_rereg_mr_resp *resp)
 {
 	struct ib_mr *mr = locks->uobj->object, *new_mr;
-	struct ib_pd *pd = locks->new_pd ?: mr->pd;
+	struct ib_pd *old_pd = mr->pd;
+	struct ib_pd *pd = locks->new_pd ?: old_pd;
 	struct uverbs_newobj n;
 	/* The driver may build a new MR; it needs a uobject ready for it. */
 	int ret = uverbs_newobj_begin(&n, OVB_OBJECT_MR, attrs, 0);
@@ -207,7 +210,7 @@ static int rereg_apply(struct uverbs_attr_bundle *attrs,
 	uverbs_newobj_cancel(&n, 0);
 	if (IS_ERR(new_mr))
 		return PTR_ERR(new_mr);
-	rereg_update_in_place(mr, cmd, locks->new_pd);
+	rereg_update_in_place(mr, cmd, old_pd, locks->new_pd);
 	resp->lkey = mr->lkey;
 	resp->rkey = mr->rkey;
 	return 0;

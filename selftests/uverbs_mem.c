@@ -329,6 +329,38 @@ TEST_F(mem, mr_rereg_on_rxe)
 	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
 }
 
+/*
+ * A move to another PD in place: rxe (6.12) sets ib_mr::pd itself, as
+ * mlx5's UMR path does, and the core must still release the PD the MR
+ * left (ours kept it busy until the fix: DEALLOC_PD EBUSY, and a WARN
+ * when the file closed).
+ */
+TEST_F(mem, mr_rereg_pd_releases_the_old_pd)
+{
+	const int rxe_rereg = raw_kernel_at_least(6, 12);
+	struct mr mr;
+	int pd2;
+
+	if (_metadata->skip)
+		return;
+	pd2 = raw_alloc_pd(self->fd);
+	ASSERT_LE(0, pd2);
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, self->buf, BUF_SIZE,
+			    (uintptr_t)self->buf, ACCESS_LOCAL_WRITE, &mr));
+	EXPECT_EQ(rxe_rereg ? 0 : -EOPNOTSUPP,
+		  rereg_mr(self->fd, mr.handle, MR_REREG_PD, pd2));
+	if (rxe_rereg) {
+		EXPECT_EQ(0, raw_dealloc_pd(self->fd, self->pd));
+		EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, pd2));
+	} else {
+		EXPECT_EQ(-EBUSY, raw_dealloc_pd(self->fd, self->pd));
+		EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd2));
+	}
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+	EXPECT_EQ(-ENOENT, raw_dealloc_pd(self->fd, rxe_rereg ? self->pd : pd2));
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, rxe_rereg ? pd2 : self->pd));
+}
+
 TEST_F(mem, mw_types)
 {
 	__u32 mw = 0;
