@@ -756,7 +756,7 @@ TEST_F(udmabuf, unplug_with_a_live_mr)
 	EXPECT_EQ(-1, bufinfo_attached(ino));
 	close(self->fd);
 	self->fd = -1;
-	ASSERT_EQ(0, ovbtest_load());
+	/* ovbtest stays unloaded: the programs after this one expect that */
 }
 
 /* ------------------------------------------------------------ on rxe */
