@@ -8,9 +8,13 @@
 #define OVBTEST_LIB_H
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <rdma/ib_user_verbs.h>
@@ -217,6 +221,49 @@ static inline int ovbtest_device_info(int fd, struct ovbtest_device_info *info)
 	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, info, sizeof(*info));
 	return ioc_call(fd, &c);
+}
+
+/* What the driver counts live; all ones when it cannot say. */
+static inline struct ovbtest_device_info ovbtest_info(int fd)
+{
+	struct ovbtest_device_info info;
+
+	memset(&info, 0xff, sizeof(info));
+	if (ovbtest_device_info(fd, &info))
+		memset(&info, 0xff, sizeof(info));
+	return info;
+}
+
+/* Leak checks: whether the kernel logged a WARN/BUG since the mark. */
+static inline int ovbtest_kmsg_mark(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+static inline int ovbtest_kmsg_warned(int fd)
+{
+	char rec[8192];
+	int found = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: read on */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		if (strstr(rec, "WARNING:") || strstr(rec, "BUG:"))
+			found = 1;
+	}
+	close(fd);
+	return found;
 }
 
 /* REG_MR by write(); the handle or -errno. */
