@@ -468,8 +468,15 @@ TEST_F(dmabuf, read_only_and_rereg)
 	EXPECT_EQ(ovbtest_k612() ? -EACCES : done,
 		  (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR, &req,
 			       sizeof(req), sizeof(resp)));
-	/* a bit no key takes: mlx5 has no pin to build a new MR on */
+	/*
+	 * bits no key takes: mlx5 has no pin to build a new MR on; MW_BIND
+	 * counts as write access for 6.12's ib_umem_check_rereg() first
+	 */
 	req.access_flags = IB_UVERBS_ACCESS_MW_BIND;
+	EXPECT_EQ(ovbtest_k612() ? -EACCES : -EOPNOTSUPP,
+		  (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR, &req,
+			       sizeof(req), sizeof(resp)));
+	req.access_flags = IB_UVERBS_ACCESS_HUGETLB;
 	EXPECT_EQ(-EOPNOTSUPP, (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR,
 					    &req, sizeof(req), sizeof(resp)));
 	req.flags = REREG_PD;

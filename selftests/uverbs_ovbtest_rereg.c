@@ -304,7 +304,7 @@ TEST_F(rr, pd_in_place_releases_the_old_pd)
 }
 
 /*
- * A -> B -> A -> B ... with a second MR that stays in A: each PD is held
+ * A -> B -> A ... (seven moves) with a second MR that stays in A: each PD is held
  * exactly by the MRs in it after every move.
  */
 TEST_F(rr, pd_moves_back_and_forth)
@@ -319,7 +319,7 @@ TEST_F(rr, pd_moves_back_and_forth)
 			    (uintptr_t)self->buf, LW, &m));
 	ASSERT_EQ(0, reg_mr(self->fd, a, self->buf + 4 * PG, PG,
 			    (uintptr_t)self->buf + 4 * PG, LW, &stay));
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 7; i++) {
 		int to = i % 2 ? a : b, from = i % 2 ? b : a;
 
 		ASSERT_EQ(0, move_mr(self->fd, m.h, to, &now));
