@@ -305,7 +305,8 @@ static inline int raw_stack_is_intree(void)
  * Whether the running kernel (uname) is @major.@minor or newer.  Where
  * Debian's 6.12 answers otherwise than its 6.1 (the in-tree module of the
  * running kernel is the oracle), a test expects per kernel through this,
- * with a comment naming the 6.12 change (Documentation/kernels.md).
+ * with a comment naming the 6.12 change (Documentation/kernels.md).  The
+ * only place the selftests read the release (ovbtest_k612() uses it).
  */
 static inline int raw_kernel_at_least(int major, int minor)
 {
