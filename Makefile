@@ -170,7 +170,9 @@ qemu-test:
 endif
 
 # One kernel (KVER).  The in-tree stack needs no module of ours, but
-# rdma_core_programs swaps to it when it is built.
+# rdma_core_programs swaps to it when it is built.  The iWARP programs
+# (tests-siw.list) get a third boot, on Soft-iWARP (make siw); not on the
+# debug kernel (no siw.ko is built for it).
 qemu-test-one: userspace selftests $(if $(filter debug,$(KERNEL)),,siw)
 ifeq ($(KERNEL),debug)
 	$(MAKE) kernel
@@ -184,6 +186,10 @@ endif
 	$(TOP)/qemu/run --kernel=$(KERNEL) --kver=$(KVER) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) \
 		--append=init_on_alloc=0 -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $(ZERO_TESTS)
+ifneq ($(KERNEL),debug)
+	$(TOP)/qemu/run --kver=$(KVER) --uverbs=$(UVERBS) --hca=siw --timeout $(QEMU_TIMEOUT) -- \
+		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $$(cat $(BUILD)/selftests/tests-siw.list)
+endif
 
 # The long fuzzer run (the suite runs it for 20 s); a splat fails it.
 fuzz: kernel selftests
