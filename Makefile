@@ -55,7 +55,7 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
 	unit-test kabi-check kabi-check-one qemu-test qemu-test-one fuzz fuzz-compare test demo \
 	check clean bench bench-programs kernel-flavors debug-kernel dkms-source dkms-build \
-	dkms-test deb deb-lint deb-test dkms-install dkms-remove kernels
+	dkms-test deb deb-lint deb-test dkms-install dkms-remove kernels siw
 
 # $(call each-kver,KERNELS,COMMAND): runs the shell COMMAND once per kernel
 # of KERNELS with $$kv set to it, going on after a failure; prints one
@@ -80,6 +80,7 @@ help:
 	@echo "make kernels     list the target kernels found (KVER, KVERS, every flavor)"
 	@echo "make kernel-flavors  compile for every installed target kernel and flavor"
 	@echo "make qemu-test KERNEL=debug  the same on a KASAN/lockdep kernel built here (long)"
+	@echo "make siw         the test-only Soft-iWARP module for every kernel of KVERS (build/siw/KVER/siw.ko)"
 	@echo "make fuzz        the ABI fuzzer in QEMU for FUZZ_SECONDS (KERNEL=debug, UVERBS=, FUZZ_SEED=)"
 	@echo "                 FUZZ_THREADS=N FUZZ_PROCS=M: concurrent mode, N threads + M processes on shared files"
 	@echo "make fuzz-compare  the fuzzer's results for FUZZ_SEEDS on both stacks, compared"
@@ -169,8 +170,10 @@ qemu-test:
 endif
 
 # One kernel (KVER).  The in-tree stack needs no module of ours, but
-# rdma_core_programs swaps to it when it is built.
-qemu-test-one: userspace selftests
+# rdma_core_programs swaps to it when it is built.  The iWARP programs
+# (tests-siw.list) get a third boot, on Soft-iWARP (make siw); not on the
+# debug kernel (no siw.ko is built for it).
+qemu-test-one: userspace selftests $(if $(filter debug,$(KERNEL)),,siw)
 ifeq ($(KERNEL),debug)
 	$(MAKE) kernel
 	$(MAKE) debug-kernel
@@ -183,6 +186,10 @@ endif
 	$(TOP)/qemu/run --kernel=$(KERNEL) --kver=$(KVER) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) \
 		--append=init_on_alloc=0 -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $(ZERO_TESTS)
+ifneq ($(KERNEL),debug)
+	$(TOP)/qemu/run --kver=$(KVER) --uverbs=$(UVERBS) --hca=siw --timeout $(QEMU_TIMEOUT) -- \
+		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $$(cat $(BUILD)/selftests/tests-siw.list)
+endif
 
 # The long fuzzer run (the suite runs it for 20 s); a splat fails it.
 fuzz: kernel selftests
@@ -221,6 +228,13 @@ demo: ensure-setup
 check: kernel
 	$(TOP)/kernel/check-style $(TOP)/kernel
 	$(MAKE) -C $(KDIR) M=$(KOBJ) OVB_UAPI=$(TOP)/uapi C=2 W=$(KERNEL_W) modules
+
+# Soft-iWARP (siw.ko) for every kernel of KVERS, from that series'
+# linux-source against its headers, for qemu/run --hca=siw: test-only,
+# never installed, rebuilt only when its inputs change (qemu/build-siw).
+siw:
+	@test -n "$(strip $(KVERS))" || { echo "siw: no target kernel installed: run 'make setup'" >&2; exit 1; }
+	$(TOP)/qemu/build-siw $(BUILD) $(KVERS)
 
 # The debug kernel and our module built against it (build/kernel-debug).
 debug-kernel:
