@@ -53,7 +53,7 @@ DKMS_SRC := $(BUILD)/dkms/src/openverbs-$(VERSION)
 DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
-	unit-test kabi-check kabi-check-one qemu-test qemu-test-one fuzz fuzz-compare test demo \
+	unit-test kabi-check kabi-check-one qemu-test qemu-test-one interop fuzz fuzz-compare test demo \
 	check clean bench bench-programs kernel-flavors debug-kernel dkms-source dkms-build \
 	dkms-test deb deb-lint deb-test dkms-install dkms-remove kernels siw
 
@@ -77,6 +77,8 @@ help:
 	@echo "make setup       install the Debian packages the project needs (root)"
 	@echo "make             build kernel module, userspace library and selftests into build/"
 	@echo "make qemu-test   selftests in QEMU on every target kernel (UVERBS=ours|intree, KVER=one)"
+	@echo "                 and a two-node smoke test (ours <-> in-tree over a link)"
+	@echo "make interop     two guests, every stack and library pair: the matrix in compatibility.md"
 	@echo "make kernels     list the target kernels found (KVER, KVERS, every flavor)"
 	@echo "make kernel-flavors  compile for every installed target kernel and flavor"
 	@echo "make qemu-test KERNEL=debug  the same on a KASAN/lockdep kernel built here (long)"
@@ -190,6 +192,12 @@ ifneq ($(KERNEL),debug)
 	$(TOP)/qemu/run --kver=$(KVER) --uverbs=$(UVERBS) --hca=siw --timeout $(QEMU_TIMEOUT) -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $$(cat $(BUILD)/selftests/tests-siw.list)
 endif
+	$(TOP)/qemu/interop --smoke --kernel=$(KERNEL) --kver=$(KVER) --hca=rxe --timeout=600
+
+# Two guests over a link (qemu/nodes): every stack pair, library pair and
+# cross-node test; the table goes into Documentation/compatibility.md.
+interop: kernel userspace
+	$(TOP)/qemu/interop --write-doc --kver=$(KVER) --hca=rxe --timeout=1500
 
 # The long fuzzer run (the suite runs it for 20 s); a splat fails it.
 fuzz: kernel selftests
