@@ -111,6 +111,40 @@ static inline int ovbtest_loaded(void)
 }
 
 /*
+ * The last fixture of a program that loads ovbtest: unload it, so that
+ * the next program finds the stack as this one found it (it may swap
+ * ib_uverbs, and the driver's unload WARNs at anything left on it).  Its
+ * one case, module_unloads, checks that the module went and with it the
+ * sysfs paths given (@...: string literals, none is fine).  A macro: the
+ * fixture and its case are made where it stands, after the others.
+ */
+#define OVBTEST_UNLOAD_FIXTURE(...)					\
+	FIXTURE(unload) {						\
+	};								\
+									\
+	FIXTURE_SETUP(unload)						\
+	{								\
+	}								\
+									\
+	FIXTURE_TEARDOWN(unload)					\
+	{								\
+	}								\
+									\
+	TEST_F(unload, module_unloads)					\
+	{								\
+		static const char *const gone_too[] = { __VA_ARGS__ };	\
+		size_t i;						\
+									\
+		if (!ovbtest_loaded())					\
+			SKIP(return, "ovbtest not loaded");		\
+		ASSERT_EQ(0, ovbtest_unload());				\
+		EXPECT_FALSE(ovbtest_loaded());				\
+		for (i = 0; i < ARRAY_SIZE(gone_too); i++)		\
+			EXPECT_NE(0, access(gone_too[i], F_OK))		\
+				TH_LOG("%s outlived the module", gone_too[i]); \
+	}
+
+/*
  * The /dev path of ovbtest0's uverbs device into @path; 0, or -ENOENT
  * when it did not appear within @ms milliseconds.
  */

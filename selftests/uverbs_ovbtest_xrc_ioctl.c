@@ -660,23 +660,6 @@ TEST_F(xioc, flow_action_held_by_flow)
 
 /* -------------------------------------------------------------- unload */
 
-FIXTURE(unload) {
-};
-
-FIXTURE_SETUP(unload)
-{
-}
-
-FIXTURE_TEARDOWN(unload)
-{
-}
-
-TEST_F(unload, module_unloads)
-{
-	if (!ovbtest_loaded())
-		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, ovbtest_unload());
-	EXPECT_FALSE(ovbtest_loaded());
-}
+OVBTEST_UNLOAD_FIXTURE()
 
 TEST_HARNESS_MAIN
