@@ -281,6 +281,21 @@ TEST_F(udmabuf, udmabuf_shows_the_memfd)
 }
 
 /*
+ * A udmabuf of @size bytes of the fixture's memfd from @offset: its fd
+ * (asserted), its inode (the dma-buf's name in bufinfo) in *@ino.
+ */
+static int memfd_udmabuf(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(udmabuf) *self, __u64 offset, __u64 size,
+			 unsigned long *ino)
+{
+	int dfd = udmabuf(self->memfd, offset, size);
+
+	ASSERT_LE(0, dfd);
+	*ino = inode_of(dfd);
+	return dfd;
+}
+
+/*
  * A udmabuf of the whole memfd as one MR, imported with @drv_flags: keys,
  * QUERY_MR, the memfd's bytes read by the HCA through the MR, the HCA's
  * writes into the MR seen through the memfd, DEREG.
@@ -302,9 +317,7 @@ static void whole_memfd(struct __test_metadata *_metadata,
 	__u64 qlen, qiova;
 	int dfd, h;
 
-	dfd = udmabuf(self->memfd, 0, MEM_LEN);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, MEM_LEN, &ino);
 	mr.dmabuf_fd = dfd;
 	h = ovbtest_reg_dmabuf_mr(self->fd, &mr, &lkey, &rkey);
 	ASSERT_LE(0, h);
@@ -389,9 +402,7 @@ TEST_F(udmabuf, windows_of_memfd_and_buffer)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, base, 8 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, base, 8 * PG, &ino);
 	/* the IOVA's page offset must be the buffer offset's */
 	EXPECT_EQ(-EINVAL, hca_reg(self->fd, self->pd, off, len, 0x10000, dfd,
 				   RW));
@@ -495,9 +506,7 @@ TEST_F(udmabuf, reg_errors)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, 0, 4 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, 4 * PG, &ino);
 	dev = open(UDMABUF_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, dev);
 
@@ -548,9 +557,7 @@ TEST_F(udmabuf, read_only_mr)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, 0, 2 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, 2 * PG, &ino);
 	h = hca_reg(self->fd, self->pd, 0, 2 * PG, 0, dfd,
 		    IB_UVERBS_ACCESS_REMOTE_READ);
 	ASSERT_LE(0, h);
@@ -579,9 +586,7 @@ TEST_F(udmabuf, fds_closed_before_dereg)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, 0, 4 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, 4 * PG, &ino);
 	h = hca_reg(self->fd, self->pd, 0, 4 * PG, 0, dfd, RW);
 	ASSERT_LE(0, h);
 	pattern_fill(self->mem, MEM_LEN, 13);
@@ -621,9 +626,7 @@ TEST_F(udmabuf, uverbs_close_frees_the_mr)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, PG, 4 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, PG, 4 * PG, &ino);
 	ASSERT_LE(0, hca_reg(self->fd, self->pd, PG, 2 * PG, PG, dfd, RW));
 	dynamic.dmabuf_fd = dfd;
 	ASSERT_LE(0, ovbtest_reg_dmabuf_mr(self->fd, &dynamic, NULL, NULL));
@@ -652,9 +655,7 @@ TEST_F(udmabuf, unplug_with_a_live_mr)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, 0, 4 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, 4 * PG, &ino);
 	h = hca_reg(self->fd, self->pd, 0, 4 * PG, 0, dfd, RW);
 	ASSERT_LE(0, h);
 	pattern_fill(self->buf, 4 * PG, 21);
