@@ -7,21 +7,13 @@
 #define OVBTEST_XRC_H
 
 #include "ovbtest_lib.h"
+#include "qp_abi.h"
 
-/* QP and SRQ types, QP states and modify masks of the write() ABI. */
-enum { QPT_RC = 2, QPT_UD = 4, QPT_XRC_INI = 9, QPT_XRC_TGT = 10 };
+/* SRQ types and modify masks, WQ states and modify masks (write() ABI). */
 enum { SRQT_BASIC, SRQT_XRC, SRQT_TM };
-enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS };
-enum {
-	QP_STATE = 1 << 0,
-	QP_ACCESS_FLAGS = 1 << 3,
-	QP_PKEY_INDEX = 1 << 4,
-	QP_PORT = 1 << 5,
-};
 enum { SRQ_MAX_WR = 1 << 0, SRQ_LIMIT = 1 << 1 };
 enum { WQS_RESET, WQS_RDY, WQS_ERR };
 enum { WQ_STATE = 1 << 0, WQ_CUR_STATE = 1 << 1, WQ_FLAGS = 1 << 2 };
-enum { QPT_RAW_PACKET = 8 };
 
 static inline int res_of(int fd, struct ovbtest_res_info *info)
 {

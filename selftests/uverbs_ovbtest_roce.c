@@ -30,23 +30,8 @@
 
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
+#include "qp_abi.h"
 
-enum { QPT_RC = 2, QPT_UD = 4 };
-enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS };
-/* modify masks as the write() ABI numbers them (enum ib_qp_attr_mask) */
-enum {
-	QP_STATE = 1 << 0,
-	QP_ACCESS_FLAGS = 1 << 3,
-	QP_PKEY_INDEX = 1 << 4,
-	QP_PORT = 1 << 5,
-	QP_QKEY = 1 << 6,
-	QP_AV = 1 << 7,
-	QP_PATH_MTU = 1 << 8,
-	QP_RQ_PSN = 1 << 12,
-	QP_MIN_RNR_TIMER = 1 << 15,
-	QP_MAX_DEST_RD_ATOMIC = 1 << 17,
-	QP_DEST_QPN = 1 << 20,
-};
 /* rdma_ah_attr_type, ib_gid_type as the driver reports them */
 enum { AH_TYPE_IB = 1, AH_TYPE_ROCE = 2 };
 /* QUERY_PORT's link_layer (enum rdma_link_layer) */

@@ -25,18 +25,7 @@
 
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
-
-/* QP types, states and modify masks as the write() ABI numbers them. */
-enum { QPT_RC = 2, QPT_UD = 4 };
-enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS };
-enum {
-	QP_STATE = 1 << 0,
-	QP_ACCESS_FLAGS = 1 << 3,
-	QP_PKEY_INDEX = 1 << 4,
-	QP_PORT = 1 << 5,
-	QP_QKEY = 1 << 6,
-	QP_SQ_PSN = 1 << 16,
-};
+#include "qp_abi.h"
 
 /* REREG_MR flags (ib_verbs.h IB_MR_REREG_*, libibverbs IBV_REREG_MR_*). */
 enum { REREG_TRANS = 1, REREG_PD = 2, REREG_ACCESS = 4 };
