@@ -99,6 +99,30 @@ static inline int ovbtest_load(void)
 		ASSERT_EQ(0, __ovbtest_ret);				\
 	} while (0)
 
+/*
+ * What most fixture setups do next: open ovbtest0's uverbs device into
+ * @fd, get its context (the driver's response into *@uctx) and allocate a
+ * PD into @pd, asserting each step.  A macro, as HCA_SETUP_LOAD().
+ */
+#define HCA_SETUP_OPEN(fd, uctx, pd)					\
+	do {								\
+		(fd) = ovbtest_open_dev();				\
+		ASSERT_LE(0, (fd));					\
+		ASSERT_EQ(0, ovbtest_get_context((fd), (uctx)));	\
+		(pd) = raw_alloc_pd(fd);				\
+		ASSERT_LE(0, (pd));					\
+	} while (0)
+
+/* And a CQ of 16 entries (vector 0, no channel, user handle 1) into @cq. */
+#define HCA_SETUP_CQ(fd, cq)						\
+	do {								\
+		struct ib_uverbs_create_cq_resp __ovbtest_cq = {};	\
+									\
+		ASSERT_EQ(0, raw_create_cq((fd), 16, 0, -1, 1,		\
+					   &__ovbtest_cq));		\
+		(cq) = __ovbtest_cq.cq_handle;				\
+	} while (0)
+
 /* rmmod: the device goes, with whoever still uses it (hot-unplug). */
 static inline int ovbtest_unload(void)
 {

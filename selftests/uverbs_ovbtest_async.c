@@ -118,8 +118,6 @@ FIXTURE(async) {
 
 FIXTURE_SETUP(async)
 {
-	struct ib_uverbs_create_cq_resp cq = {};
-
 	self->fd = self->afd = self->file = -1;
 	HCA_SETUP_LOAD();
 	self->fd = ovbtest_open_ctx();
@@ -129,8 +127,7 @@ FIXTURE_SETUP(async)
 	ASSERT_LE(0, self->afd);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_CQ(self->fd, self->cq);
 	strcpy(self->name, "/tmp/uverbs_ovbtest_async.XXXXXX");
 	self->file = mkstemp(self->name);
 	ASSERT_LE(0, self->file);

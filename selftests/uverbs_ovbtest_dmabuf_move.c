@@ -91,11 +91,8 @@ FIXTURE_SETUP(move)
 	self->cpu = MAP_FAILED;
 	HCA_SETUP_LOAD();
 	ASSERT_EQ(0, ovbtest_load_module(EXP_MODULE));
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &(struct ovbtest_alloc_ucontext_resp){}));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
+	HCA_SETUP_OPEN(self->fd, &(struct ovbtest_alloc_ucontext_resp){},
+		       self->pd);
 	self->ubuf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->ubuf);

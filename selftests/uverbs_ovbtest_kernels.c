@@ -78,11 +78,7 @@ FIXTURE_SETUP(k)
 {
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &self->uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
+	HCA_SETUP_OPEN(self->fd, &self->uctx, self->pd);
 }
 
 FIXTURE_TEARDOWN(k)

@@ -355,18 +355,12 @@ FIXTURE(roce) {
 FIXTURE_SETUP(roce)
 {
 	struct ovbtest_alloc_ucontext_resp uctx;
-	struct ib_uverbs_create_cq_resp cq = {};
 	int t;
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
+	HCA_SETUP_CQ(self->fd, self->cq);
 	/* ib_core fills the RoCE table when the device registers */
 	for (t = 0; t < 100; t++) {
 		self->ifindex = roce_ifindex(self->ndev, sizeof(self->ndev));

@@ -204,11 +204,7 @@ FIXTURE_SETUP(udmabuf)
 	ASSERT_EQ(0, access(UDMABUF_DEV, R_OK | W_OK));
 	ASSERT_EQ(0, access(BUFINFO, R_OK));
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
 	self->buf = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf);

@@ -230,18 +230,12 @@ static int kmsg_warned(int fd)
 FIXTURE_SETUP(hv)
 {
 	struct ovbtest_alloc_ucontext_resp uctx;
-	struct ib_uverbs_create_cq_resp cq = {};
 	unsigned int h;
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
+	HCA_SETUP_CQ(self->fd, self->cq);
 	self->buf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf);

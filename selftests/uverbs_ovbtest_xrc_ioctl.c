@@ -265,7 +265,6 @@ FIXTURE(xioc) {
 FIXTURE_SETUP(xioc)
 {
 	char name[] = "/tmp/uverbs_ovbtest_xrc_ioctl.XXXXXX";
-	struct ib_uverbs_create_cq_resp cq = {};
 
 	self->fd = self->fd2 = self->afd = self->file = -1;
 	HCA_SETUP_LOAD();
@@ -278,12 +277,10 @@ FIXTURE_SETUP(xioc)
 	ASSERT_LE(0, self->fd2);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_CQ(self->fd, self->cq);
 	self->pd2 = raw_alloc_pd(self->fd2);
 	ASSERT_LE(0, self->pd2);
-	ASSERT_EQ(0, raw_create_cq(self->fd2, 16, 0, -1, 1, &cq));
-	self->cq2 = cq.cq_handle;
+	HCA_SETUP_CQ(self->fd2, self->cq2);
 	self->file = mkstemp(name);
 	ASSERT_LE(0, self->file);
 	unlink(name);
