@@ -26,26 +26,9 @@
 #include "kselftest_harness.h"
 #include "ovbtest_xrc.h"
 
-/* enum ib_event_type */
-enum {
-	EV_QP_FATAL = 1, EV_COMM_EST = 4, EV_PORT_ACTIVE = 9,
-	EV_SRQ_ERR = 14, EV_SRQ_LIMIT = 15, EV_WQ_FATAL = 19,
-};
-
 #define CREATOR_UH	0x9d	/* raw_create_qp's user handle */
 #define XSRQ_UH		0x5e	/* create_xsrq's */
 #define WQ_UH		0x3a	/* create_wq's */
-
-static int raise_ev(int fd, __u16 object, __u32 handle, __u32 type)
-{
-	struct ioc c;
-
-	/* the method has one id in each object */
-	ovbtest_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
-	ioc_obj(&c, OVBTEST_ATTR_RAISE_HANDLE, handle);
-	ioc_in(&c, OVBTEST_ATTR_RAISE_EVENT, &type, sizeof(type));
-	return ioc_call(fd, &c);
-}
 
 /* The next event on the non-blocking async fd: 0, or -errno (EAGAIN). */
 static int next_ev(int afd, struct ib_uverbs_async_event_desc *ev)

@@ -28,20 +28,8 @@
 #include "kselftest_harness.h"
 #include "ovbtest_xrc.h"
 
-enum { EV_QP_FATAL = 1, EV_SRQ_ERR = 14, EV_WQ_FATAL = 19 };
-
 /* Leaves an attribute out of a call built by the helpers below. */
 #define NONE	(-1LL)
-
-static int raise_ev(int fd, __u16 object, __u32 handle, __u32 type)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
-	ioc_obj(&c, OVBTEST_ATTR_RAISE_HANDLE, handle);
-	ioc_in(&c, OVBTEST_ATTR_RAISE_EVENT, &type, sizeof(type));
-	return ioc_call(fd, &c);
-}
 
 static void obj_if(struct ioc *c, __u16 id, long long handle)
 {
