@@ -775,7 +775,7 @@ TEST_F(meth, alloc_partly_filled_is_zero_elsewhere)
 		       stale, first_size);
 	if (stale && intree)
 		SKIP(return,
-		     "in-tree 6.1 ib_uverbs: uverbs_alloc() handed out %ld stale bytes (init_on_alloc %s): upstream does not zero it either",
+		     "in-tree ib_uverbs (6.1, 6.12): uverbs_alloc() handed out %ld stale bytes (init_on_alloc %s): upstream does not zero it either",
 		     stale, init_off ? "off" : "on");
 	EXPECT_EQ(0, stale);
 	if (!init_off)
