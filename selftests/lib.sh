@@ -2,6 +2,26 @@
 #
 # Shell helpers shared by the guest tests (sourced, not run).
 
+# TAP 13 lines, numbered by the caller's counters n and failed (it sets
+# both to 0 and ends with "1..$n").  result STATUS NAME [DETAIL-FILE]: ok
+# when STATUS is 0, else not ok with DETAIL-FILE's lines as comments;
+# skip NAME REASON: ok with a SKIP directive.
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+		[ -n "${3:-}" ] && sed 's/^/# /' "$3"
+	fi
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP $2"
+}
+
 # wait_listen tcp PORT | wait_listen cm [SECONDS]: wait until a server
 # listens, on a TCP port (the ping-pongs' and perftest's out-of-band
 # exchange) or as an RDMA CM id (rping, ucmatose); a fixed sleep is too

@@ -93,6 +93,30 @@ static inline int ovbtest_load(void)
 		ASSERT_EQ(0, __ovbtest_ret);				\
 	} while (0)
 
+/*
+ * What most fixture setups do next: open ovbtest0's uverbs device into
+ * @fd, get its context (the driver's response into *@uctx) and allocate a
+ * PD into @pd, asserting each step.  A macro, as HCA_SETUP_LOAD().
+ */
+#define HCA_SETUP_OPEN(fd, uctx, pd)					\
+	do {								\
+		(fd) = ovbtest_open_dev();				\
+		ASSERT_LE(0, (fd));					\
+		ASSERT_EQ(0, ovbtest_get_context((fd), (uctx)));	\
+		(pd) = raw_alloc_pd(fd);				\
+		ASSERT_LE(0, (pd));					\
+	} while (0)
+
+/* And a CQ of 16 entries (vector 0, no channel, user handle 1) into @cq. */
+#define HCA_SETUP_CQ(fd, cq)						\
+	do {								\
+		struct ib_uverbs_create_cq_resp __ovbtest_cq = {};	\
+									\
+		ASSERT_EQ(0, raw_create_cq((fd), 16, 0, -1, 1,		\
+					   &__ovbtest_cq));		\
+		(cq) = __ovbtest_cq.cq_handle;				\
+	} while (0)
+
 /* rmmod: the device goes, with whoever still uses it (hot-unplug). */
 static inline int ovbtest_unload(void)
 {
@@ -103,6 +127,40 @@ static inline int ovbtest_loaded(void)
 {
 	return access("/sys/module/" HCA_MODULE, F_OK) == 0;
 }
+
+/*
+ * The last fixture of a program that loads ovbtest: unload it, so that
+ * the next program finds the stack as this one found it (it may swap
+ * ib_uverbs, and the driver's unload WARNs at anything left on it).  Its
+ * one case, module_unloads, checks that the module went and with it the
+ * sysfs paths given (@...: string literals, none is fine).  A macro: the
+ * fixture and its case are made where it stands, after the others.
+ */
+#define OVBTEST_UNLOAD_FIXTURE(...)					\
+	FIXTURE(unload) {						\
+	};								\
+									\
+	FIXTURE_SETUP(unload)						\
+	{								\
+	}								\
+									\
+	FIXTURE_TEARDOWN(unload)					\
+	{								\
+	}								\
+									\
+	TEST_F(unload, module_unloads)					\
+	{								\
+		static const char *const gone_too[] = { __VA_ARGS__ };	\
+		size_t i;						\
+									\
+		if (!ovbtest_loaded())					\
+			SKIP(return, "ovbtest not loaded");		\
+		ASSERT_EQ(0, ovbtest_unload());				\
+		EXPECT_FALSE(ovbtest_loaded());				\
+		for (i = 0; i < ARRAY_SIZE(gone_too); i++)		\
+			EXPECT_NE(0, access(gone_too[i], F_OK))		\
+				TH_LOG("%s outlived the module", gone_too[i]); \
+	}
 
 /*
  * The /dev path of ovbtest0's uverbs device into @path; 0, or -ENOENT

@@ -73,11 +73,7 @@ FIXTURE_SETUP(k)
 {
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &self->uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
+	HCA_SETUP_OPEN(self->fd, &self->uctx, self->pd);
 }
 
 FIXTURE_TEARDOWN(k)
@@ -724,26 +720,11 @@ TEST_F(k, smi_sub_device_has_no_uverbs_device)
 	EXPECT_FALSE(has_uverbs_dev(SMI_NAME));
 }
 
-/* Last: the stack is left as found (rdma_core_programs unloads ib_uverbs). */
-FIXTURE(unload) {
-};
-
-FIXTURE_SETUP(unload)
-{
-}
-
-FIXTURE_TEARDOWN(unload)
-{
-}
-
-TEST_F(unload, module_unloads)
-{
-	if (!ovbtest_loaded())
-		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, ovbtest_unload());
-	EXPECT_FALSE(ovbtest_loaded());
-	/* with it the SMI sub-device smi_sub_device_has_no_uverbs_device left */
-	EXPECT_NE(0, access("/sys/class/infiniband/" SMI_NAME, F_OK));
-}
+/*
+ * Last: the stack is left as found (rdma_core_programs unloads ib_uverbs),
+ * and with the module the SMI sub-device smi_sub_device_has_no_uverbs_device
+ * left.
+ */
+OVBTEST_UNLOAD_FIXTURE("/sys/class/infiniband/" SMI_NAME)
 
 TEST_HARNESS_MAIN

@@ -48,11 +48,7 @@ FIXTURE_SETUP(meth)
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
 	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 0, &cq));
 	self->cq = cq.cq_handle;
 	self->buf[0] = mmap(NULL, MR0_LEN, PROT_READ | PROT_WRITE,

@@ -22,18 +22,7 @@
 
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
-
-/* QP types, states and modify masks as the write() ABI numbers them. */
-enum { QPT_RC = 2, QPT_UD = 4 };
-enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS };
-enum {
-	QP_STATE = 1 << 0,
-	QP_ACCESS_FLAGS = 1 << 3,
-	QP_PKEY_INDEX = 1 << 4,
-	QP_PORT = 1 << 5,
-	QP_QKEY = 1 << 6,
-	QP_SQ_PSN = 1 << 16,
-};
+#include "qp_abi.h"
 
 #define LW	IB_UVERBS_ACCESS_LOCAL_WRITE
 
@@ -131,18 +120,12 @@ FIXTURE(hv) {
 FIXTURE_SETUP(hv)
 {
 	struct ovbtest_alloc_ucontext_resp uctx;
-	struct ib_uverbs_create_cq_resp cq = {};
 	unsigned int h;
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
+	HCA_SETUP_CQ(self->fd, self->cq);
 	self->base = ovbtest_info(self->fd);
 	ASSERT_EQ(OVBTEST_MAGIC, self->base.magic);
 
