@@ -133,7 +133,8 @@ static inline int ovbtest_loaded(void)
  * the next program finds the stack as this one found it (it may swap
  * ib_uverbs, and the driver's unload WARNs at anything left on it).  Its
  * one case, module_unloads, checks that the module went and with it the
- * sysfs paths given (@...: string literals, none is fine).  A macro: the
+ * sysfs paths given (@...: string literals, none is fine), without a
+ * WARN in the kernel log.  A macro: the
  * fixture and its case are made where it stands, after the others.
  */
 #define OVBTEST_UNLOAD_FIXTURE(...)					\
@@ -152,11 +153,14 @@ static inline int ovbtest_loaded(void)
 	{								\
 		static const char *const gone_too[] = { __VA_ARGS__ };	\
 		size_t i;						\
+		int k;							\
 									\
 		if (!ovbtest_loaded())					\
 			SKIP(return, "ovbtest not loaded");		\
+		k = ovbtest_kmsg_mark();				\
 		ASSERT_EQ(0, ovbtest_unload());				\
 		EXPECT_FALSE(ovbtest_loaded());				\
+		EXPECT_FALSE(ovbtest_kmsg_warned(k));			\
 		for (i = 0; i < ARRAY_SIZE(gone_too); i++)		\
 			EXPECT_NE(0, access(gone_too[i], F_OK))		\
 				TH_LOG("%s outlived the module", gone_too[i]); \

@@ -618,27 +618,6 @@ TEST_F(rr, move_races_dealloc_of_the_pd_moved_to)
 }
 
 /* Last: nothing may be left on the driver; its unload WARNs if so. */
-FIXTURE(unload) {
-};
-
-FIXTURE_SETUP(unload)
-{
-}
-
-FIXTURE_TEARDOWN(unload)
-{
-}
-
-TEST_F(unload, module_unloads)
-{
-	int k;
-
-	if (!ovbtest_loaded())
-		SKIP(return, "ovbtest not loaded");
-	k = ovbtest_kmsg_mark();
-	ASSERT_EQ(0, ovbtest_unload());
-	EXPECT_FALSE(ovbtest_loaded());
-	EXPECT_FALSE(ovbtest_kmsg_warned(k));
-}
+OVBTEST_UNLOAD_FIXTURE()
 
 TEST_HARNESS_MAIN
