@@ -53,9 +53,9 @@ DKMS_SRC := $(BUILD)/dkms/src/openverbs-$(VERSION)
 DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
-	unit-test kabi-check kabi-check-one qemu-test qemu-test-one fuzz fuzz-compare test demo \
+	unit-test kabi-check kabi-check-one qemu-test qemu-test-one interop fuzz fuzz-compare test demo \
 	check check-sparse clean bench bench-programs kernel-flavors debug-kernel dkms-source dkms-build \
-	dkms-test deb deb-lint deb-test dkms-install dkms-remove kernels
+	dkms-test deb deb-lint deb-test dkms-install dkms-remove kernels siw
 
 # $(call each-kver,KERNELS,COMMAND): runs the shell COMMAND once per kernel
 # of KERNELS with $$kv set to it, going on after a failure; prints one
@@ -77,9 +77,12 @@ help:
 	@echo "make setup       install the Debian packages the project needs (root)"
 	@echo "make             build kernel module, userspace library and selftests into build/"
 	@echo "make qemu-test   selftests in QEMU on every target kernel (UVERBS=ours|intree, KVER=one)"
+	@echo "                 and a two-node smoke test (ours <-> in-tree over a link)"
+	@echo "make interop     two guests, every stack and library pair: the matrix in compatibility.md"
 	@echo "make kernels     list the target kernels found (KVER, KVERS, every flavor)"
 	@echo "make kernel-flavors  compile for every installed target kernel and flavor"
 	@echo "make qemu-test KERNEL=debug  the same on a KASAN/lockdep kernel built here (long)"
+	@echo "make siw         the test-only Soft-iWARP module for every kernel of KVERS (build/siw/KVER/siw.ko)"
 	@echo "make fuzz        the ABI fuzzer in QEMU for FUZZ_SECONDS (KERNEL=debug, UVERBS=, FUZZ_SEED=)"
 	@echo "                 FUZZ_THREADS=N FUZZ_PROCS=M: concurrent mode, N threads + M processes on shared files"
 	@echo "make fuzz-compare  the fuzzer's results for FUZZ_SEEDS on both stacks, compared"
@@ -157,7 +160,7 @@ kabi-check-one:
 # Debian boots with init_on_alloc=1, which hides a missing zeroing: the
 # programs whose responses carry bytes the kernel or a driver filled run a
 # second time on a boot with init_on_alloc=0.
-ZERO_TESTS := uverbs_write_abi uverbs_ioctl uverbs_ovbtest uverbs_ovbtest_verbs uverbs_ovbtest_methods
+ZERO_TESTS := uverbs_write_abi uverbs_ioctl uverbs_ovbtest uverbs_ovbtest_verbs uverbs_ovbtest_rereg uverbs_ovbtest_methods
 
 # Every kernel of KVERS in turn (each with its own in-tree module as the
 # oracle: UVERBS=intree); KERNEL=debug: the debug kernel only.
@@ -169,8 +172,10 @@ qemu-test:
 endif
 
 # One kernel (KVER).  The in-tree stack needs no module of ours, but
-# rdma_core_programs swaps to it when it is built.
-qemu-test-one: userspace selftests
+# rdma_core_programs swaps to it when it is built.  The iWARP programs
+# (tests-siw.list) get a third boot, on Soft-iWARP (make siw); not on the
+# debug kernel (no siw.ko is built for it).
+qemu-test-one: userspace selftests $(if $(filter debug,$(KERNEL)),,siw)
 ifeq ($(KERNEL),debug)
 	$(MAKE) kernel
 	$(MAKE) debug-kernel
@@ -183,6 +188,16 @@ endif
 	$(TOP)/qemu/run --kernel=$(KERNEL) --kver=$(KVER) --uverbs=$(UVERBS) --hca=rxe --timeout $(QEMU_TIMEOUT) \
 		--append=init_on_alloc=0 -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $(ZERO_TESTS)
+ifneq ($(KERNEL),debug)
+	$(TOP)/qemu/run --kver=$(KVER) --uverbs=$(UVERBS) --hca=siw --timeout $(QEMU_TIMEOUT) -- \
+		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $$(cat $(BUILD)/selftests/tests-siw.list)
+endif
+	$(TOP)/qemu/interop --smoke --kernel=$(KERNEL) --kver=$(KVER) --hca=rxe --timeout=600
+
+# Two guests over a link (qemu/nodes): every stack pair, library pair and
+# cross-node test; the table goes into Documentation/compatibility.md.
+interop: kernel userspace
+	$(TOP)/qemu/interop --write-doc --kver=$(KVER) --hca=rxe --timeout=1500
 
 # The long fuzzer run (the suite runs it for 20 s); a splat fails it.
 fuzz: kernel selftests
@@ -226,6 +241,13 @@ check:
 
 check-sparse: kernel
 	$(MAKE) -C $(KDIR) M=$(KOBJ) OVB_UAPI=$(TOP)/uapi C=2 W=$(KERNEL_W) modules
+
+# Soft-iWARP (siw.ko) for every kernel of KVERS, from that series'
+# linux-source against its headers, for qemu/run --hca=siw: test-only,
+# never installed, rebuilt only when its inputs change (qemu/build-siw).
+siw:
+	@test -n "$(strip $(KVERS))" || { echo "siw: no target kernel installed: run 'make setup'" >&2; exit 1; }
+	$(TOP)/qemu/build-siw $(BUILD) $(KVERS)
 
 # The debug kernel and our module built against it (build/kernel-debug).
 debug-kernel:

@@ -2,6 +2,26 @@
 #
 # Shell helpers shared by the guest tests (sourced, not run).
 
+# TAP 13 lines, numbered by the caller's counters n and failed (it sets
+# both to 0 and ends with "1..$n").  result STATUS NAME [DETAIL-FILE]: ok
+# when STATUS is 0, else not ok with DETAIL-FILE's lines as comments;
+# skip NAME REASON: ok with a SKIP directive.
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+		[ -n "${3:-}" ] && sed 's/^/# /' "$3"
+	fi
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP $2"
+}
+
 # wait_listen tcp PORT | wait_listen cm [SECONDS]: wait until a server
 # listens, on a TCP port (the ping-pongs' and perftest's out-of-band
 # exchange) or as an RDMA CM id (rping, ucmatose); a fixed sleep is too
@@ -38,8 +58,9 @@ wait_gid() {
 # stack_other (the commands that load each), stack_this_name and
 # stack_other_name (openverbs, in-tree), and fails
 # when qemu/run did not start this job.  stack_down DEV takes rdma_ucm,
-# rdma_rxe and ib_uverbs out; stack_up DEV NETDEV LOAD... loads an
-# ib_uverbs with LOAD and puts rxe DEV back on NETDEV.
+# DEV's driver and ib_uverbs out; stack_up DEV NETDEV LOAD... loads an
+# ib_uverbs with LOAD and puts DEV back on NETDEV.  The driver is the one
+# qemu/run's --hca chose (OVB_HCA): rdma_rxe, or siw from OVB_SIW_MODULE.
 stack_pick() {
 	if [ -n "${OVB_MODULE:-}" ] && [ "${OVB_UVERBS:-}" = ours ]; then
 		stack_this=(insmod "$OVB_MODULE") stack_other=(modprobe ib_uverbs)
@@ -53,17 +74,26 @@ stack_pick() {
 }
 
 stack_down() {
-	rdma link delete "$1" && modprobe -r rdma_ucm && rmmod rdma_rxe && rmmod ib_uverbs &&
+	local driver=rdma_rxe
+	[ "${OVB_HCA:-}" = siw ] && driver=siw
+	# 6.1's siw does not hold ib_uverbs: modprobe -r rdma_ucm takes it out.
+	rdma link delete "$1" && modprobe -r rdma_ucm && rmmod "$driver" &&
+		{ ! grep -q "^ib_uverbs " /proc/modules || rmmod ib_uverbs; } &&
 		! grep -q "^ib_uverbs " /proc/modules
 }
 
 stack_up() {
 	local dev=$1 nic=$2
 	shift 2
-	"$@" && modprobe rdma_rxe && rdma link add "$dev" type rxe netdev "$nic" && modprobe rdma_ucm
+	"$@" || return 1
+	if [ "${OVB_HCA:-}" = siw ]; then
+		insmod "$OVB_SIW_MODULE" && rdma link add "$dev" type siw netdev "$nic"
+	else
+		modprobe rdma_rxe && rdma link add "$dev" type rxe netdev "$nic"
+	fi && modprobe rdma_ucm
 }
 
-# rxe_netdev DEV: the netdev under the RoCE device DEV.
+# rxe_netdev DEV: the netdev under the software RDMA device DEV (rxe, siw).
 rxe_netdev() {
 	rdma link show "$1/1" | awk '{ for (i = 1; i < NF; i++) if ($i == "netdev") print $(i + 1) }'
 }

@@ -8,9 +8,13 @@
 #define OVBTEST_LIB_H
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <rdma/ib_user_verbs.h>
@@ -23,23 +27,13 @@
 #define HCA_IBDEV	OVBTEST_DEVICE_PREFIX "0"
 
 /*
- * Whether the running kernel is @major.@minor or newer.  Tests whose
- * expected results differ between Debian's 6.1 and 6.12 key on this,
- * through ovbtest_k612(); each such expectation names the 6.12 change.
+ * Whether the running kernel is Debian's 6.12 (or newer): the test HCA's
+ * programs key the expectations that differ from 6.1 on this; each names
+ * the 6.12 change.  The uname comparison is raw_kernel_at_least()'s.
  */
-static inline int ovbtest_kernel_at_least(int major, int minor)
-{
-	struct utsname u;
-	int ma = 0, mi = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return 0;
-	return ma > major || (ma == major && mi >= minor);
-}
-
 static inline int ovbtest_k612(void)
 {
-	return ovbtest_kernel_at_least(6, 12);
+	return raw_kernel_at_least(6, 12);
 }
 
 /*
@@ -99,6 +93,30 @@ static inline int ovbtest_load(void)
 		ASSERT_EQ(0, __ovbtest_ret);				\
 	} while (0)
 
+/*
+ * What most fixture setups do next: open ovbtest0's uverbs device into
+ * @fd, get its context (the driver's response into *@uctx) and allocate a
+ * PD into @pd, asserting each step.  A macro, as HCA_SETUP_LOAD().
+ */
+#define HCA_SETUP_OPEN(fd, uctx, pd)					\
+	do {								\
+		(fd) = ovbtest_open_dev();				\
+		ASSERT_LE(0, (fd));					\
+		ASSERT_EQ(0, ovbtest_get_context((fd), (uctx)));	\
+		(pd) = raw_alloc_pd(fd);				\
+		ASSERT_LE(0, (pd));					\
+	} while (0)
+
+/* And a CQ of 16 entries (vector 0, no channel, user handle 1) into @cq. */
+#define HCA_SETUP_CQ(fd, cq)						\
+	do {								\
+		struct ib_uverbs_create_cq_resp __ovbtest_cq = {};	\
+									\
+		ASSERT_EQ(0, raw_create_cq((fd), 16, 0, -1, 1,		\
+					   &__ovbtest_cq));		\
+		(cq) = __ovbtest_cq.cq_handle;				\
+	} while (0)
+
 /* rmmod: the device goes, with whoever still uses it (hot-unplug). */
 static inline int ovbtest_unload(void)
 {
@@ -109,6 +127,44 @@ static inline int ovbtest_loaded(void)
 {
 	return access("/sys/module/" HCA_MODULE, F_OK) == 0;
 }
+
+/*
+ * The last fixture of a program that loads ovbtest: unload it, so that
+ * the next program finds the stack as this one found it (it may swap
+ * ib_uverbs, and the driver's unload WARNs at anything left on it).  Its
+ * one case, module_unloads, checks that the module went and with it the
+ * sysfs paths given (@...: string literals, none is fine), without a
+ * WARN in the kernel log.  A macro: the
+ * fixture and its case are made where it stands, after the others.
+ */
+#define OVBTEST_UNLOAD_FIXTURE(...)					\
+	FIXTURE(unload) {						\
+	};								\
+									\
+	FIXTURE_SETUP(unload)						\
+	{								\
+	}								\
+									\
+	FIXTURE_TEARDOWN(unload)					\
+	{								\
+	}								\
+									\
+	TEST_F(unload, module_unloads)					\
+	{								\
+		static const char *const gone_too[] = { __VA_ARGS__ };	\
+		size_t i;						\
+		int k;							\
+									\
+		if (!ovbtest_loaded())					\
+			SKIP(return, "ovbtest not loaded");		\
+		k = ovbtest_kmsg_mark();				\
+		ASSERT_EQ(0, ovbtest_unload());				\
+		EXPECT_FALSE(ovbtest_loaded());				\
+		EXPECT_FALSE(ovbtest_kmsg_warned(k));			\
+		for (i = 0; i < ARRAY_SIZE(gone_too); i++)		\
+			EXPECT_NE(0, access(gone_too[i], F_OK))		\
+				TH_LOG("%s outlived the module", gone_too[i]); \
+	}
 
 /*
  * The /dev path of ovbtest0's uverbs device into @path; 0, or -ENOENT
@@ -217,6 +273,49 @@ static inline int ovbtest_device_info(int fd, struct ovbtest_device_info *info)
 	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_INFO);
 	ioc_out(&c, OVBTEST_ATTR_DEVICE_INFO, info, sizeof(*info));
 	return ioc_call(fd, &c);
+}
+
+/* What the driver counts live; all ones when it cannot say. */
+static inline struct ovbtest_device_info ovbtest_info(int fd)
+{
+	struct ovbtest_device_info info;
+
+	memset(&info, 0xff, sizeof(info));
+	if (ovbtest_device_info(fd, &info))
+		memset(&info, 0xff, sizeof(info));
+	return info;
+}
+
+/* Leak checks: whether the kernel logged a WARN/BUG since the mark. */
+static inline int ovbtest_kmsg_mark(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+static inline int ovbtest_kmsg_warned(int fd)
+{
+	char rec[8192];
+	int found = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: read on */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		if (strstr(rec, "WARNING:") || strstr(rec, "BUG:"))
+			found = 1;
+	}
+	close(fd);
+	return found;
 }
 
 /* REG_MR by write(); the handle or -errno. */

@@ -1,27 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The XRC and WQ verbs of the write() ABI on the test HCA, raw: the
- * constants and calls uverbs_ovbtest_xrc and uverbs_ovbtest_async share.
+ * constants and calls uverbs_ovbtest_xrc, _async and _xrc_ioctl share.
  */
 #ifndef OVBTEST_XRC_H
 #define OVBTEST_XRC_H
 
 #include "ovbtest_lib.h"
+#include "qp_abi.h"
 
-/* QP and SRQ types, QP states and modify masks of the write() ABI. */
-enum { QPT_RC = 2, QPT_UD = 4, QPT_XRC_INI = 9, QPT_XRC_TGT = 10 };
+/* SRQ types and modify masks, WQ states and modify masks (write() ABI). */
 enum { SRQT_BASIC, SRQT_XRC, SRQT_TM };
-enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS };
-enum {
-	QP_STATE = 1 << 0,
-	QP_ACCESS_FLAGS = 1 << 3,
-	QP_PKEY_INDEX = 1 << 4,
-	QP_PORT = 1 << 5,
-};
 enum { SRQ_MAX_WR = 1 << 0, SRQ_LIMIT = 1 << 1 };
 enum { WQS_RESET, WQS_RDY, WQS_ERR };
 enum { WQ_STATE = 1 << 0, WQ_CUR_STATE = 1 << 1, WQ_FLAGS = 1 << 2 };
-enum { QPT_RAW_PACKET = 8 };
 
 static inline int res_of(int fd, struct ovbtest_res_info *info)
 {
@@ -126,6 +118,27 @@ static inline int destroy_wq_ev(int fd, __u32 handle, __u32 *events)
 static inline int destroy_wq(int fd, __u32 handle)
 {
 	return destroy_wq_ev(fd, handle, NULL);
+}
+
+/* enum ib_event_type */
+enum {
+	EV_QP_FATAL = 1, EV_COMM_EST = 4, EV_PORT_ACTIVE = 9,
+	EV_SRQ_ERR = 14, EV_SRQ_LIMIT = 15, EV_WQ_FATAL = 19,
+};
+
+/*
+ * The test HCA's RAISE method on a QP, SRQ or WQ (@object): the object's
+ * event handler called with @type, as a driver's event queue would.  The
+ * method has one id in each object.  0 or -errno.
+ */
+static inline int raise_ev(int fd, __u16 object, __u32 handle, __u32 type)
+{
+	struct ioc c;
+
+	ovbtest_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
+	ioc_obj(&c, OVBTEST_ATTR_RAISE_HANDLE, handle);
+	ioc_in(&c, OVBTEST_ATTR_RAISE_EVENT, &type, sizeof(type));
+	return ioc_call(fd, &c);
 }
 
 #endif /* OVBTEST_XRC_H */

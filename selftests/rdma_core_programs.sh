@@ -17,22 +17,6 @@ log=$(mktemp -d)
 . "$(dirname "$(realpath "$0")")/lib.sh"
 n=0 failed=0
 
-result() { # status name [detail file]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-		[ -n "${3:-}" ] && sed 's/^/# /' "$3"
-	fi
-}
-
-skip() { # name reason
-	n=$((n + 1))
-	echo "ok $n $1 # SKIP $2"
-}
-
 # pair NAME EXPECT LISTEN SERVER-CMD... -- CLIENT-CMD...: run a server, wait
 # until it listens (LISTEN: tcp or cm, see lib.sh) and run a client against
 # it; EXPECT is "pass" or "fail" (both sides must agree).

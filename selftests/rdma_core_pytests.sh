@@ -32,22 +32,6 @@ stack_this_name=${OVB_UVERBS:-this} stack_other_name=other
 modules=()
 [ -n "${OVB_PYTESTS:-}" ] && read -ra modules <<<"$OVB_PYTESTS"
 
-result() { # status name [detail file]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-		[ -n "${3:-}" ] && sed 's/^/# /' "$3"
-	fi
-}
-
-skip() { # name reason
-	n=$((n + 1))
-	echo "ok $n $1 # SKIP $2"
-}
-
 # The GID the suite's traffic uses: the first RoCE v2 one of port 1 (rxe
 # sends RoCE v2 only), once the table holds the guest's IPv4 address too.
 pick_gid() {

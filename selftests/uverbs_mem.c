@@ -85,6 +85,22 @@ static int rereg_mr(int fd, __u32 handle, __u32 flags, __u32 pd)
 	return ret < 0 ? ret : 0;
 }
 
+/* REREG_MR of new access flags only. */
+static int rereg_access(int fd, __u32 handle, __u32 access)
+{
+	struct ib_uverbs_rereg_mr_resp resp = {};
+	struct ib_uverbs_rereg_mr req = {
+		.response = (uintptr_t)&resp,
+		.mr_handle = handle,
+		.flags = MR_REREG_ACCESS,
+		.access_flags = access,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REREG_MR, &req, sizeof(req),
+			      sizeof(resp));
+
+	return ret < 0 ? ret : 0;
+}
+
 static int alloc_mw(int fd, __u32 pd, __u32 type, __u32 *handle)
 {
 	struct {
@@ -485,6 +501,59 @@ TEST_F(mem, mr_access_flag_rules)
 			    IB_UVERBS_ACCESS_MW_BIND, &mr));
 	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
 	ASSERT_EQ(0, reg_mr(self->fd, self->pd, p, BUF_SIZE, va, 0, &mr));
+	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
+}
+
+/*
+ * The RDMA FLUSH placement bits on rxe (mr_access_flag_rules has bit 8
+ * on a good PD).  6.1 knows neither bit: ib_check_mr_access() answers
+ * EINVAL before the PD lookup, and rxe has no REREG_MR.  6.12's rxe has
+ * IB_DEVICE_FLUSH_GLOBAL, _FLUSH_PERSISTENT and _ATOMIC_WRITE, so both
+ * bits pass that check (a bad PD is then ENOENT); rxe refuses
+ * FLUSH_PERSISTENT over pages that are not persistent memory (EINVAL
+ * from rxe_mr_init_user), while its REREG_MR takes either bit into the
+ * access without looking at the pages.
+ */
+TEST_F(mem, mr_flush_access_on_rxe)
+{
+	const int k612 = raw_kernel_at_least(6, 12);
+	const __u64 caps = RAW_DEVICE_FLUSH_GLOBAL |
+			   RAW_DEVICE_FLUSH_PERSISTENT |
+			   RAW_DEVICE_ATOMIC_WRITE;
+	struct ib_uverbs_ex_query_device_resp dev;
+	char *p = self->buf;
+	__u64 va = (uintptr_t)p;
+	struct mr mr;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, raw_query_device_ex(self->fd, &dev));
+	EXPECT_EQ(k612 ? caps : 0, dev.device_cap_flags_ex & caps);
+
+	EXPECT_EQ(k612 ? -ENOENT : -EINVAL,
+		  reg_mr(self->fd, self->pd + 100, p, BUF_SIZE, va,
+			 ACCESS_LOCAL_WRITE | RAW_ACCESS_FLUSH_GLOBAL, NULL));
+	EXPECT_EQ(k612 ? -ENOENT : -EINVAL,
+		  reg_mr(self->fd, self->pd + 100, p, BUF_SIZE, va,
+			 ACCESS_LOCAL_WRITE | RAW_ACCESS_FLUSH_PERSISTENT,
+			 NULL));
+	EXPECT_EQ(-EINVAL, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+				  ACCESS_LOCAL_WRITE |
+				  RAW_ACCESS_FLUSH_PERSISTENT, NULL));
+
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, p, BUF_SIZE, va,
+			    ACCESS_LOCAL_WRITE, &mr));
+	EXPECT_EQ(k612 ? 0 : -EOPNOTSUPP,
+		  rereg_access(self->fd, mr.handle,
+			       ACCESS_LOCAL_WRITE | RAW_ACCESS_FLUSH_GLOBAL));
+	EXPECT_EQ(k612 ? 0 : -EOPNOTSUPP,
+		  rereg_access(self->fd, mr.handle,
+			       ACCESS_LOCAL_WRITE |
+			       RAW_ACCESS_FLUSH_PERSISTENT));
+	/* 6.12: the bit above them is still outside the set */
+	EXPECT_EQ(k612 ? -EINVAL : -EOPNOTSUPP,
+		  rereg_access(self->fd, mr.handle,
+			       ACCESS_LOCAL_WRITE | (1u << 10)));
 	EXPECT_EQ(0, destroy(self->fd, IB_USER_VERBS_CMD_DEREG_MR, mr.handle));
 }
 

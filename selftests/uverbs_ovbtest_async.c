@@ -26,26 +26,9 @@
 #include "kselftest_harness.h"
 #include "ovbtest_xrc.h"
 
-/* enum ib_event_type */
-enum {
-	EV_QP_FATAL = 1, EV_COMM_EST = 4, EV_PORT_ACTIVE = 9,
-	EV_SRQ_ERR = 14, EV_SRQ_LIMIT = 15, EV_WQ_FATAL = 19,
-};
-
 #define CREATOR_UH	0x9d	/* raw_create_qp's user handle */
 #define XSRQ_UH		0x5e	/* create_xsrq's */
 #define WQ_UH		0x3a	/* create_wq's */
-
-static int raise_ev(int fd, __u16 object, __u32 handle, __u32 type)
-{
-	struct ioc c;
-
-	/* the method has one id in each object */
-	ovbtest_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
-	ioc_obj(&c, OVBTEST_ATTR_RAISE_HANDLE, handle);
-	ioc_in(&c, OVBTEST_ATTR_RAISE_EVENT, &type, sizeof(type));
-	return ioc_call(fd, &c);
-}
 
 /* The next event on the non-blocking async fd: 0, or -errno (EAGAIN). */
 static int next_ev(int afd, struct ib_uverbs_async_event_desc *ev)
@@ -118,8 +101,6 @@ FIXTURE(async) {
 
 FIXTURE_SETUP(async)
 {
-	struct ib_uverbs_create_cq_resp cq = {};
-
 	self->fd = self->afd = self->file = -1;
 	HCA_SETUP_LOAD();
 	self->fd = ovbtest_open_ctx();
@@ -129,8 +110,7 @@ FIXTURE_SETUP(async)
 	ASSERT_LE(0, self->afd);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_CQ(self->fd, self->cq);
 	strcpy(self->name, "/tmp/uverbs_ovbtest_async.XXXXXX");
 	self->file = mkstemp(self->name);
 	ASSERT_LE(0, self->file);
@@ -399,23 +379,6 @@ TEST_F(async, wq_fatal)
 
 /* -------------------------------------------------------------- unload */
 
-FIXTURE(unload) {
-};
-
-FIXTURE_SETUP(unload)
-{
-}
-
-FIXTURE_TEARDOWN(unload)
-{
-}
-
-TEST_F(unload, module_unloads)
-{
-	if (!ovbtest_loaded())
-		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, ovbtest_unload());
-	EXPECT_FALSE(ovbtest_loaded());
-}
+OVBTEST_UNLOAD_FIXTURE()
 
 TEST_HARNESS_MAIN

@@ -30,14 +30,13 @@
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
-#include "ovbtest_lib.h"
+#include "ovbtest_dmabuf.h"
 
 #define PG		4096UL
 #define MR_LEN		(16 * PG)
 #define RW		IB_UVERBS_ACCESS_LOCAL_WRITE
 #define EXP_MODULE	"ovbtest_dmabuf"
 #define EXP_PARAMS	"/sys/module/" EXP_MODULE "/parameters/"
-#define TAINT_WARN	(1UL << 9)
 /* enum ib_mr_rereg_flags (kernel-internal, the write() ABI's values) */
 #define REREG_PD	(1 << 1)
 #define REREG_ACCESS	(1 << 2)
@@ -72,106 +71,17 @@ static int exp_count(const char *name)
 	return v;
 }
 
-static unsigned long tainted(void)
-{
-	unsigned long t = 0;
-	FILE *f = fopen("/proc/sys/kernel/tainted", "r");
-
-	if (f) {
-		if (fscanf(f, "%lu", &t) != 1)
-			t = 0;
-		fclose(f);
-	}
-	return t;
-}
-
-/* DMABUF_ALLOC: the dma-buf fd or -errno; @flags < 0: no FLAGS attribute. */
-static int dmabuf_alloc(int fd, __u32 npages, long flags)
-{
-	__u32 f = flags;
-	__s32 dfd = -1;
-	struct ioc c;
-	int ret;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
-		     OVBTEST_METHOD_DEVICE_DMABUF_ALLOC);
-	ioc_in(&c, OVBTEST_ATTR_DMABUF_ALLOC_PAGES, &npages, sizeof(npages));
-	if (flags >= 0)
-		ioc_in(&c, OVBTEST_ATTR_DMABUF_ALLOC_FLAGS, &f, sizeof(f));
-	ioc_out(&c, OVBTEST_ATTR_DMABUF_ALLOC_FD, &dfd, sizeof(dfd));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : dfd;
-}
-
-/* REG_DMABUF_MR: the handle or -errno. */
+/* REG_DMABUF_MR without the driver's flags: the handle or -errno. */
 static int reg_dmabuf(int fd, __u32 pd, __u64 offset, __u64 length,
 		      __u64 iova, __s32 dfd, __u32 access, __u32 *lkey,
 		      __u32 *rkey)
 {
-	__u32 lk = 0, rk = 0;
-	struct ioc c;
-	int ret;
+	const struct ovbtest_dmabuf_mr mr = {
+		.pd = pd, .offset = offset, .length = length, .iova = iova,
+		.dmabuf_fd = dfd, .access = access,
+	};
 
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
-	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
-	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd);
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, &length, sizeof(length));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, &iova, sizeof(iova));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, &dfd, sizeof(dfd));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, &access,
-	       sizeof(access));
-	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lk, sizeof(lk));
-	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rk, sizeof(rk));
-	ret = ioc_call(fd, &c);
-	if (ret)
-		return ret;
-	if (lkey)
-		*lkey = lk;
-	if (rkey)
-		*rkey = rk;
-	return (int)c.attrs[0].data;
-}
-
-static int query_mr(int fd, __u32 h, __u32 *lkey, __u32 *rkey, __u64 *len,
-		    __u64 *iova)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
-	ioc_obj(&c, UVERBS_ATTR_QUERY_MR_HANDLE, h);
-	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LKEY, lkey, sizeof(*lkey));
-	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_RKEY, rkey, sizeof(*rkey));
-	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, len, sizeof(*len));
-	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_IOVA, iova, sizeof(*iova));
-	return ioc_call(fd, &c);
-}
-
-static int live_mrs(int fd)
-{
-	struct ovbtest_device_info info = {};
-	int ret = ovbtest_device_info(fd, &info);
-
-	return ret ? ret : (int)info.mrs;
-}
-
-static void fill(unsigned char *p, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = (unsigned char)(i * 7 + seed + (i >> 12));
-}
-
-/* The first byte where @p differs from fill(@seed), or -1. */
-static long differs(const unsigned char *p, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != (unsigned char)(i * 7 + seed + (i >> 12)))
-			return i;
-	return -1;
+	return ovbtest_reg_dmabuf_mr(fd, &mr, lkey, rkey);
 }
 
 static long nonzero(const unsigned char *p, size_t len)
@@ -191,11 +101,7 @@ FIXTURE_SETUP(dmabuf)
 	self->fd = -1;
 	HCA_SETUP_LOAD();
 	ASSERT_EQ(0, ovbtest_load_module(EXP_MODULE));
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
 	self->buf = mmap(NULL, MR_LEN, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf);
@@ -220,13 +126,14 @@ TEST_F(dmabuf, exporter_alloc_and_mmap)
 	unsigned char *p;
 
 	ASSERT_LE(0, before);
-	EXPECT_EQ(-EINVAL, dmabuf_alloc(self->fd, 0, -1));
-	EXPECT_EQ(-EINVAL, dmabuf_alloc(self->fd, OVBTEST_DMABUF_MAX_PAGES + 1,
-					-1));
-	EXPECT_EQ(-EINVAL, dmabuf_alloc(self->fd, 1, 2));
+	EXPECT_EQ(-EINVAL, ovbtest_dmabuf_alloc(self->fd, 0, -1));
+	EXPECT_EQ(-EINVAL,
+		  ovbtest_dmabuf_alloc(self->fd, OVBTEST_DMABUF_MAX_PAGES + 1,
+				       -1));
+	EXPECT_EQ(-EINVAL, ovbtest_dmabuf_alloc(self->fd, 1, 2));
 	EXPECT_EQ(before, exp_count("buffers"));
 
-	dfd = dmabuf_alloc(self->fd, 4, -1);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 4, -1);
 	ASSERT_LE(0, dfd);
 	EXPECT_EQ(FD_CLOEXEC, fcntl(dfd, F_GETFD));
 	EXPECT_EQ(O_RDWR, fcntl(dfd, F_GETFL) & O_ACCMODE);
@@ -235,7 +142,7 @@ TEST_F(dmabuf, exporter_alloc_and_mmap)
 	p = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	EXPECT_EQ(-1, nonzero(p, 4 * PG));
-	fill(self->buf, 4 * PG, 1);
+	pattern_fill(self->buf, 4 * PG, 1);
 	memcpy(p, self->buf, 4 * PG);
 	munmap(p, 4 * PG);
 	/* a second mapping sees the same pages; none beyond the buffer */
@@ -258,11 +165,11 @@ static void copy_roundtrip(struct __test_metadata *_metadata,
 			   FIXTURE_DATA(dmabuf) *self, long flags)
 {
 	__u32 lkey = 0, rkey = 0, ql, qr;
-	int dfd, h, mrs = live_mrs(self->fd);
+	int dfd, h, mrs = ovbtest_live_mrs(self->fd);
 	__u64 len, iova;
 	unsigned char *p;
 
-	dfd = dmabuf_alloc(self->fd, 8, flags);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 8, flags);
 	ASSERT_LE(0, dfd);
 	p = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -273,27 +180,27 @@ static void copy_roundtrip(struct __test_metadata *_metadata,
 	ASSERT_LE(0, h);
 	EXPECT_NE(0, lkey);
 	EXPECT_NE(0, rkey);
-	EXPECT_EQ(mrs + 1, live_mrs(self->fd));
+	EXPECT_EQ(mrs + 1, ovbtest_live_mrs(self->fd));
 	EXPECT_EQ(1, exp_count("attachments"));
 	EXPECT_EQ(1, exp_count("mappings"));
 	/* a static exporter has no pins; a dynamic one is pinned */
 	EXPECT_EQ(flags == OVBTEST_DMABUF_STATIC, exp_count("pins") == 0);
-	ASSERT_EQ(0, query_mr(self->fd, h, &ql, &qr, &len, &iova));
+	ASSERT_EQ(0, ovbtest_query_mr(self->fd, h, &ql, &qr, &len, &iova));
 	EXPECT_EQ(lkey, ql);
 	EXPECT_EQ(rkey, qr);
 	EXPECT_EQ(8 * PG, len);
 	EXPECT_EQ(0x7f0000000000ULL, iova);
 
 	/* user memory -> dma-buf: all of the MR, in two copies */
-	fill(self->buf, MR_LEN, 3);
+	pattern_fill(self->buf, MR_LEN, 3);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 5 * PG,
 			      NULL));
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 5 * PG, h,
 			      5 * PG, 3 * PG, NULL));
-	EXPECT_EQ(-1, differs(p, 8 * PG, 3));
+	EXPECT_EQ(-1, pattern_differs(p, 8 * PG, 3));
 
 	/* dma-buf -> user memory, at odd offsets across page boundaries */
-	fill(p, 8 * PG, 11);
+	pattern_fill(p, 8 * PG, 11);
 	memset(self->buf, 0, MR_LEN);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 1000, self->mr, 77,
 			      3 * PG + 5, NULL));
@@ -308,13 +215,13 @@ static void copy_roundtrip(struct __test_metadata *_metadata,
 				    0, 1, NULL));
 
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
-	EXPECT_EQ(mrs, live_mrs(self->fd));
+	EXPECT_EQ(mrs, ovbtest_live_mrs(self->fd));
 	EXPECT_EQ(0, exp_count("attachments"));
 	EXPECT_EQ(0, exp_count("mappings"));
 	EXPECT_EQ(0, exp_count("pins"));
 	EXPECT_EQ(-ENOENT, ovbtest_dereg_mr(self->fd, h));
 	/* the buffer is the exporter's again, unchanged */
-	EXPECT_EQ(-1, differs(p, 8 * PG, 11));
+	EXPECT_EQ(-1, pattern_differs(p, 8 * PG, 11));
 	munmap(p, 8 * PG);
 	close(dfd);
 	EXPECT_EQ(0, exp_count("buffers"));
@@ -340,7 +247,7 @@ TEST_F(dmabuf, window_inside_the_buffer)
 	unsigned char *p;
 	int dfd, h, h2;
 
-	dfd = dmabuf_alloc(self->fd, 8, -1);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 8, -1);
 	ASSERT_LE(0, dfd);
 	p = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -351,11 +258,11 @@ TEST_F(dmabuf, window_inside_the_buffer)
 		       NULL, NULL);
 	ASSERT_LE(0, h);
 
-	fill(self->buf, MR_LEN, 5);
+	pattern_fill(self->buf, MR_LEN, 5);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, len,
 			      NULL));
 	EXPECT_EQ(-1, nonzero(p, off));
-	EXPECT_EQ(-1, differs(p + off, len, 5));
+	EXPECT_EQ(-1, pattern_differs(p + off, len, 5));
 	EXPECT_EQ(-1, nonzero(p + off + len, 8 * PG - off - len));
 	EXPECT_EQ(-ERANGE, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 1,
 				    len, NULL));
@@ -383,9 +290,9 @@ TEST_F(dmabuf, window_inside_the_buffer)
 /* What REG_DMABUF_MR refuses, before or in the driver. */
 TEST_F(dmabuf, reg_errors)
 {
-	int dfd, mrs = live_mrs(self->fd), pipefd[2];
+	int dfd, mrs = ovbtest_live_mrs(self->fd), pipefd[2];
 
-	dfd = dmabuf_alloc(self->fd, 4, -1);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 4, -1);
 	ASSERT_LE(0, dfd);
 	ASSERT_EQ(0, pipe(pipefd));
 
@@ -428,7 +335,7 @@ TEST_F(dmabuf, reg_errors)
 	EXPECT_EQ(-ENOENT, reg_dmabuf(self->fd, 999, 0, PG, 0, dfd, RW, NULL,
 				      NULL));
 
-	EXPECT_EQ(mrs, live_mrs(self->fd));
+	EXPECT_EQ(mrs, ovbtest_live_mrs(self->fd));
 	EXPECT_EQ(0, exp_count("attachments"));
 	/* relaxed ordering is optional: accepted */
 	EXPECT_LE(0, reg_dmabuf(self->fd, self->pd, 0, PG, 0, dfd,
@@ -438,7 +345,13 @@ TEST_F(dmabuf, reg_errors)
 	close(dfd);
 }
 
-/* A read-only dma-buf MR is no COPY destination; it is never re-registered. */
+/*
+ * A read-only dma-buf MR is no COPY destination.  Re-registered without a
+ * new range, it keeps its key as mlx5's: the access bits a key takes are
+ * rewritten in place (6.1), unless 6.12's ib_umem_check_rereg() refuses
+ * write access over the read-only umem first (EACCES); a "move" to its own
+ * PD is no change at all.
+ */
 TEST_F(dmabuf, read_only_and_rereg)
 {
 	struct ib_uverbs_rereg_mr_resp resp;
@@ -447,9 +360,10 @@ TEST_F(dmabuf, read_only_and_rereg)
 		.flags = REREG_ACCESS,
 		.access_flags = RW,
 	};
+	const int done = sizeof(struct ib_uverbs_cmd_hdr) + sizeof(req);
 	int dfd, h;
 
-	dfd = dmabuf_alloc(self->fd, 2, -1);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 2, -1);
 	ASSERT_LE(0, dfd);
 	h = reg_dmabuf(self->fd, self->pd, 0, 2 * PG, 0, dfd, 0, NULL, NULL);
 	ASSERT_LE(0, h);
@@ -458,17 +372,24 @@ TEST_F(dmabuf, read_only_and_rereg)
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 0, 8,
 			      NULL));
 	req.mr_handle = h;
+	EXPECT_EQ(ovbtest_k612() ? -EACCES : done,
+		  (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR, &req,
+			       sizeof(req), sizeof(resp)));
 	/*
-	 * 6.12: ovbtest, as mlx5, asks ib_umem_check_rereg() first, which
-	 * refuses write access over a read-only umem (EACCES)
+	 * bits no key takes: mlx5 has no pin to build a new MR on; MW_BIND
+	 * counts as write access for 6.12's ib_umem_check_rereg() first
 	 */
+	req.access_flags = IB_UVERBS_ACCESS_MW_BIND;
 	EXPECT_EQ(ovbtest_k612() ? -EACCES : -EOPNOTSUPP,
 		  (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR, &req,
 			       sizeof(req), sizeof(resp)));
-	req.flags = REREG_PD;
-	req.pd_handle = self->pd;
+	req.access_flags = IB_UVERBS_ACCESS_HUGETLB;
 	EXPECT_EQ(-EOPNOTSUPP, (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR,
 					    &req, sizeof(req), sizeof(resp)));
+	req.flags = REREG_PD;
+	req.pd_handle = self->pd;
+	EXPECT_EQ(done, (int)raw_cmd(self->fd, IB_USER_VERBS_CMD_REREG_MR, &req,
+				     sizeof(req), sizeof(resp)));
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
 	close(dfd);
 }
@@ -478,7 +399,7 @@ TEST_F(dmabuf, dmabuf_fd_closed_before_dereg)
 {
 	int dfd, h, buffers = exp_count("buffers");
 
-	dfd = dmabuf_alloc(self->fd, 4, -1);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 4, -1);
 	ASSERT_LE(0, dfd);
 	h = reg_dmabuf(self->fd, self->pd, 0, 4 * PG, 0, dfd, RW, NULL, NULL);
 	ASSERT_LE(0, h);
@@ -487,7 +408,7 @@ TEST_F(dmabuf, dmabuf_fd_closed_before_dereg)
 	EXPECT_EQ(1, exp_count("attachments"));
 
 	/* still works: in, and back out elsewhere */
-	fill(self->buf, 4 * PG, 9);
+	pattern_fill(self->buf, 4 * PG, 9);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 4 * PG,
 			      NULL));
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 8 * PG,
@@ -504,13 +425,13 @@ TEST_F(dmabuf, uverbs_close_frees_a_live_dmabuf_mr)
 {
 	int dfd, h, fd2, mrs;
 
-	dfd = dmabuf_alloc(self->fd, 4, OVBTEST_DMABUF_STATIC);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 4, OVBTEST_DMABUF_STATIC);
 	ASSERT_LE(0, dfd);
 	h = reg_dmabuf(self->fd, self->pd, PG, 2 * PG, PG, dfd, RW, NULL,
 		       NULL);
 	ASSERT_LE(0, h);
 	ASSERT_EQ(0, close(dfd));
-	mrs = live_mrs(self->fd);
+	mrs = ovbtest_live_mrs(self->fd);
 	ASSERT_LE(2, mrs);
 
 	fd2 = ovbtest_open_dev();
@@ -522,7 +443,7 @@ TEST_F(dmabuf, uverbs_close_frees_a_live_dmabuf_mr)
 	EXPECT_EQ(0, exp_count("mappings"));
 	/* a second file's context sees the device empty */
 	ASSERT_EQ(0, ovbtest_get_context(fd2, &(struct ovbtest_alloc_ucontext_resp){}));
-	EXPECT_EQ(0, live_mrs(fd2));
+	EXPECT_EQ(0, ovbtest_live_mrs(fd2));
 	close(fd2);
 }
 
@@ -533,24 +454,24 @@ TEST_F(dmabuf, uverbs_close_frees_a_live_dmabuf_mr)
  */
 TEST_F(dmabuf, unplug_with_a_live_dmabuf_mr)
 {
-	unsigned long taint = tainted();
+	unsigned long taint = kernel_tainted();
 	int dfd, dfd2, h;
 	unsigned char *p;
 
-	dfd = dmabuf_alloc(self->fd, 4, -1);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 4, -1);
 	ASSERT_LE(0, dfd);
 	p = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	h = reg_dmabuf(self->fd, self->pd, 0, 4 * PG, 0, dfd, RW, NULL, NULL);
 	ASSERT_LE(0, h);
 	/* a second MR whose fd is closed already */
-	dfd2 = dmabuf_alloc(self->fd, 2, OVBTEST_DMABUF_STATIC);
+	dfd2 = ovbtest_dmabuf_alloc(self->fd, 2, OVBTEST_DMABUF_STATIC);
 	ASSERT_LE(0, dfd2);
 	ASSERT_LE(0, reg_dmabuf(self->fd, self->pd, PG, PG, PG, dfd2, RW, NULL,
 				NULL));
 	ASSERT_EQ(0, close(dfd2));
 	EXPECT_EQ(2, exp_count("buffers"));
-	fill(self->buf, 4 * PG, 21);
+	pattern_fill(self->buf, 4 * PG, 21);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 4 * PG,
 			      NULL));
 
@@ -562,8 +483,8 @@ TEST_F(dmabuf, unplug_with_a_live_dmabuf_mr)
 	EXPECT_EQ(1, exp_count("buffers"));
 	EXPECT_EQ(-EIO, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, 8,
 				 NULL));
-	EXPECT_EQ(-1, differs(p, 4 * PG, 21));
-	EXPECT_EQ(0, tainted() & TAINT_WARN & ~taint);
+	EXPECT_EQ(-1, pattern_differs(p, 4 * PG, 21));
+	EXPECT_EQ(0, kernel_tainted() & TAINT_WARN & ~taint);
 
 	munmap(p, 4 * PG);
 	close(dfd);
@@ -580,9 +501,9 @@ TEST_F(dmabuf, exporter_module_unloaded)
 
 	EXPECT_EQ(0, exp_count("buffers"));
 	ASSERT_EQ(0, exp_unload());
-	EXPECT_EQ(-EOPNOTSUPP, dmabuf_alloc(self->fd, 1, -1));
+	EXPECT_EQ(-EOPNOTSUPP, ovbtest_dmabuf_alloc(self->fd, 1, -1));
 	ASSERT_EQ(0, ovbtest_load_module(EXP_MODULE));
-	dfd = dmabuf_alloc(self->fd, 1, -1);
+	dfd = ovbtest_dmabuf_alloc(self->fd, 1, -1);
 	EXPECT_LE(0, dfd);
 	close(dfd);
 }

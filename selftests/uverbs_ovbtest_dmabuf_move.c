@@ -29,7 +29,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "ovbtest_lib.h"
+#include "ovbtest_dmabuf.h"
 
 #define PG		4096UL
 #define NPAGES		8
@@ -54,20 +54,6 @@ static long param(const char *path)
 	return v;
 }
 
-static int dmabuf_alloc(int fd, __u32 npages)
-{
-	__s32 dfd = -1;
-	struct ioc c;
-	int ret;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
-		     OVBTEST_METHOD_DEVICE_DMABUF_ALLOC);
-	ioc_in(&c, OVBTEST_ATTR_DMABUF_ALLOC_PAGES, &npages, sizeof(npages));
-	ioc_out(&c, OVBTEST_ATTR_DMABUF_ALLOC_FD, &dfd, sizeof(dfd));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : dfd;
-}
-
 /* DMABUF_MOVE: 0 or -errno; *@moves the buffer's moves so far. */
 static int dmabuf_move(int fd, __s32 dfd, __u32 *moves)
 {
@@ -83,41 +69,12 @@ static int dmabuf_move(int fd, __s32 dfd, __u32 *moves)
 /* REG_DMABUF_MR over the whole buffer with the driver's flags. */
 static int reg_dmabuf(int fd, __u32 pd, __s32 dfd, __u32 flags)
 {
-	__u64 offset = 0, length = BUF_LEN, iova = 0x100000;
-	__u32 access = RW, lk, rk;
-	struct ioc c;
-	int ret;
+	const struct ovbtest_dmabuf_mr mr = {
+		.pd = pd, .length = BUF_LEN, .iova = 0x100000,
+		.dmabuf_fd = dfd, .access = RW, .drv_flags = flags,
+	};
 
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
-	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
-	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd);
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, &length, sizeof(length));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, &iova, sizeof(iova));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, &dfd, sizeof(dfd));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, &access,
-	       sizeof(access));
-	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lk, sizeof(lk));
-	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rk, sizeof(rk));
-	if (flags)
-		ioc_in(&c, OVBTEST_ATTR_REG_DMABUF_MR_FLAGS, &flags,
-		       sizeof(flags));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)c.attrs[0].data;
-}
-
-static void fill(unsigned char *p, size_t len, unsigned int seed)
-{
-	for (size_t i = 0; i < len; i++)
-		p[i] = (unsigned char)(i * 13 + seed);
-}
-
-static long differs(const unsigned char *p, size_t len, unsigned int seed)
-{
-	for (size_t i = 0; i < len; i++)
-		if (p[i] != (unsigned char)(i * 13 + seed))
-			return i;
-	return -1;
+	return ovbtest_reg_dmabuf_mr(fd, &mr, NULL, NULL);
 }
 
 FIXTURE(move) {
@@ -134,11 +91,8 @@ FIXTURE_SETUP(move)
 	self->cpu = MAP_FAILED;
 	HCA_SETUP_LOAD();
 	ASSERT_EQ(0, ovbtest_load_module(EXP_MODULE));
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &(struct ovbtest_alloc_ucontext_resp){}));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
+	HCA_SETUP_OPEN(self->fd, &(struct ovbtest_alloc_ucontext_resp){},
+		       self->pd);
 	self->ubuf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->ubuf);
@@ -146,7 +100,7 @@ FIXTURE_SETUP(move)
 	ASSERT_LE(0, self->umr);
 	self->chan = ovbtest_chan_create(self->fd, self->pd, 8, NULL);
 	ASSERT_LE(0, self->chan);
-	self->dfd = dmabuf_alloc(self->fd, NPAGES);
+	self->dfd = ovbtest_dmabuf_alloc(self->fd, NPAGES, -1);
 	ASSERT_LE(0, self->dfd);
 	self->cpu = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
 			 self->dfd, 0);
@@ -181,10 +135,10 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 	EXPECT_EQ(1, param(EXP_PARAM("mappings")));
 
 	/* DMA into the buffer, seen by the CPU */
-	fill(self->ubuf, BUF_LEN, 1);
+	pattern_fill(self->ubuf, BUF_LEN, 1);
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 			      BUF_LEN, NULL));
-	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 1));
+	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 1));
 
 	/* The move: the importer is told and lets go; contents move along. */
 	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
@@ -192,21 +146,21 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 	EXPECT_EQ(self->notifies + 1, param(HCA_PARAM("dmabuf_move_notifies")));
 	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
 	EXPECT_EQ(0, param(EXP_PARAM("pins")));
-	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 1));	/* refaulted */
+	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 1));	/* refaulted */
 
 	/* The CPU writes the new pages; the HCA's next DMA remaps, sees them */
-	fill(self->cpu, BUF_LEN, 2);
+	pattern_fill(self->cpu, BUF_LEN, 2);
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, mr, 0, self->umr, 0,
 			      BUF_LEN, NULL));
 	EXPECT_EQ(self->remaps + 1, param(HCA_PARAM("dmabuf_remaps")));
 	EXPECT_EQ(1, param(EXP_PARAM("mappings")));
-	EXPECT_EQ(-1, differs(self->ubuf, BUF_LEN, 2));
+	EXPECT_EQ(-1, pattern_differs(self->ubuf, BUF_LEN, 2));
 
 	/* and writes into them */
-	fill(self->ubuf, BUF_LEN, 3);
+	pattern_fill(self->ubuf, BUF_LEN, 3);
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 			      BUF_LEN, NULL));
-	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 3));
+	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 3));
 	EXPECT_EQ(self->remaps + 1, param(HCA_PARAM("dmabuf_remaps")));
 
 	/* A second move while mapped, then DEREG: nothing stays. */
@@ -217,7 +171,7 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
 	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
 	EXPECT_EQ(0, param(EXP_PARAM("pins")));
-	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 3));
+	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 3));
 }
 
 /* A pinned import (efa's way) keeps the buffer where it is. */
@@ -278,10 +232,10 @@ TEST_F(move, revocable_mr_is_revoked_by_a_move)
 	ASSERT_LE(0, mr);
 	/* dma_buf_pin(), and the mapping's own pin without MOVE_NOTIFY */
 	EXPECT_LE(1, param(EXP_PARAM("pins")));
-	fill(self->ubuf, BUF_LEN, 5);
+	pattern_fill(self->ubuf, BUF_LEN, 5);
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 				  BUF_LEN, NULL));
-	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 5));
+	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 5));
 
 	/* the move revokes: pin and mapping go, the driver's callback runs */
 	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
@@ -289,7 +243,7 @@ TEST_F(move, revocable_mr_is_revoked_by_a_move)
 	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
 	EXPECT_EQ(0, param(EXP_PARAM("pins")));
 	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
-	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 5));
+	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 5));
 
 	/* no more DMA, either way, and no second revoke */
 	EXPECT_EQ(-EIO, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
@@ -338,7 +292,7 @@ TEST_F(move, revoke_method_ends_a_pinned_mr)
 	}
 	EXPECT_LE(1, param(EXP_PARAM("pins")));
 	EXPECT_EQ(-EBUSY, dmabuf_move(self->fd, self->dfd, &moves));
-	fill(self->ubuf, BUF_LEN, 6);
+	pattern_fill(self->ubuf, BUF_LEN, 6);
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 				  BUF_LEN, NULL));
 
@@ -353,7 +307,7 @@ TEST_F(move, revoke_method_ends_a_pinned_mr)
 	EXPECT_EQ(0, mr_revoke(self->fd, mr));
 	EXPECT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(1, moves);
-	EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 6));
+	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 6));
 
 	/* a revocable one through the method: its callback runs once */
 	rmr = reg_dmabuf(self->fd, self->pd, self->dfd,
@@ -470,7 +424,7 @@ static void race_run(struct __test_metadata *_metadata,
 	pthread_t t[3];
 	int i;
 
-	fill(self->ubuf, BUF_LEN, 4);
+	pattern_fill(self->ubuf, BUF_LEN, 4);
 	r.mr = reg_dmabuf(self->fd, self->pd, self->dfd, flags);
 	ASSERT_LE(0, r.mr);
 	for (i = 0; i < 3; i++) {
@@ -491,7 +445,7 @@ static void race_run(struct __test_metadata *_metadata,
 		EXPECT_LT(0, r.revoked);
 	/* every copy wrote the same bytes: the buffer holds them still */
 	if (r.copies)
-		EXPECT_EQ(-1, differs(self->cpu, BUF_LEN, 4));
+		EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 4));
 	if (r.mr >= 0)
 		EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, r.mr));
 	EXPECT_EQ(0, param(EXP_PARAM("attachments")));

@@ -35,7 +35,7 @@
 #include <sys/utsname.h>
 
 #include "kselftest_harness.h"
-#include "ovbtest_lib.h"
+#include "ovbtest_dmabuf.h"
 
 #define PG		4096UL
 #define MEM_PAGES	16
@@ -43,8 +43,6 @@
 #define RW		IB_UVERBS_ACCESS_LOCAL_WRITE
 #define UDMABUF_DEV	"/dev/udmabuf"
 #define BUFINFO		"/sys/kernel/debug/dma_buf/bufinfo"
-#define TAINT_WARN	(1UL << 9)
-#define NO_DRV_FLAGS	(-1L)
 
 /* ------------------------------------------------------------ udmabuf */
 
@@ -162,111 +160,16 @@ static int fdinfo_exp_name(int fd, char name[64])
 
 /* ------------------------------------------------------------- uverbs */
 
-/*
- * REG_DMABUF_MR on @fd: the handle or -errno; @drv_flags the test HCA's
- * OVBTEST_ATTR_REG_DMABUF_MR_FLAGS (NO_DRV_FLAGS: not sent).
- */
-static int reg_dmabuf(int fd, __u16 driver_id, __u32 pd, __u64 offset,
-		      __u64 length, __u64 iova, __s32 dfd, __u32 access,
-		      long drv_flags, __u32 *lkey, __u32 *rkey)
-{
-	__u32 lk = 0, rk = 0, df = drv_flags;
-	struct ioc c;
-	int ret;
-
-	ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
-	c.hdr.driver_id = driver_id;
-	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
-	ioc_obj(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd);
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, &offset, sizeof(offset));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, &length, sizeof(length));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, &iova, sizeof(iova));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, &dfd, sizeof(dfd));
-	ioc_in(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, &access,
-	       sizeof(access));
-	if (drv_flags != NO_DRV_FLAGS)
-		ioc_in(&c, OVBTEST_ATTR_REG_DMABUF_MR_FLAGS, &df, sizeof(df));
-	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lk, sizeof(lk));
-	ioc_out(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rk, sizeof(rk));
-	ret = ioc_call(fd, &c);
-	if (ret)
-		return ret;
-	if (lkey)
-		*lkey = lk;
-	if (rkey)
-		*rkey = rk;
-	return (int)c.attrs[0].data;
-}
-
-/* On the test HCA. */
+/* REG_DMABUF_MR on the test HCA without its flags: the handle or -errno. */
 static int hca_reg(int fd, __u32 pd, __u64 offset, __u64 length, __u64 iova,
 		   __s32 dfd, __u32 access)
 {
-	return reg_dmabuf(fd, RDMA_DRIVER_UNKNOWN, pd, offset, length, iova,
-			  dfd, access, NO_DRV_FLAGS, NULL, NULL);
-}
+	const struct ovbtest_dmabuf_mr mr = {
+		.pd = pd, .offset = offset, .length = length, .iova = iova,
+		.dmabuf_fd = dfd, .access = access,
+	};
 
-static int query_mr(int fd, __u32 h, __u32 *lkey, __u32 *rkey, __u64 *len,
-		    __u64 *iova)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
-	ioc_obj(&c, UVERBS_ATTR_QUERY_MR_HANDLE, h);
-	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LKEY, lkey, sizeof(*lkey));
-	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_RKEY, rkey, sizeof(*rkey));
-	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, len, sizeof(*len));
-	ioc_out(&c, UVERBS_ATTR_QUERY_MR_RESP_IOVA, iova, sizeof(*iova));
-	return ioc_call(fd, &c);
-}
-
-/* The test HCA's count of live MRs (its DEVICE_INFO method). */
-static int live_mrs(int fd)
-{
-	struct ovbtest_device_info info = {};
-	int ret = ovbtest_device_info(fd, &info);
-
-	return ret ? ret : (int)info.mrs;
-}
-
-static unsigned long tainted(void)
-{
-	unsigned long t = 0;
-	FILE *f = fopen("/proc/sys/kernel/tainted", "r");
-
-	if (f) {
-		if (fscanf(f, "%lu", &t) != 1)
-			t = 0;
-		fclose(f);
-	}
-	return t;
-}
-
-/* ------------------------------------------------------------ bytes */
-
-static unsigned char pattern(size_t i, unsigned int seed)
-{
-	return (unsigned char)(i * 13 + seed + (i >> 12) * 5);
-}
-
-static void fill(unsigned char *p, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = pattern(i, seed);
-}
-
-/* The first byte of @p[0..len) that is not fill(@seed)'s byte @from + i, or -1. */
-static long differs_at(const unsigned char *p, size_t len, size_t from,
-		       unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != pattern(from + i, seed))
-			return i;
-	return -1;
+	return ovbtest_reg_dmabuf_mr(fd, &mr, NULL, NULL);
 }
 
 /* ------------------------------------------------------- on ovbtest */
@@ -301,11 +204,7 @@ FIXTURE_SETUP(udmabuf)
 	ASSERT_EQ(0, access(UDMABUF_DEV, R_OK | W_OK));
 	ASSERT_EQ(0, access(BUFINFO, R_OK));
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
 	self->buf = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->buf);
@@ -319,8 +218,8 @@ FIXTURE_SETUP(udmabuf)
 	self->mem = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
 			 self->memfd, 0);
 	ASSERT_NE(MAP_FAILED, self->mem);
-	fill(self->mem, MEM_LEN, 1);
-	self->mrs = live_mrs(self->fd);
+	pattern_fill(self->mem, MEM_LEN, 1);
+	self->mrs = ovbtest_live_mrs(self->fd);
 	ASSERT_LE(1, self->mrs);
 	self->res_mrs = raw_res_count("mr");
 	ASSERT_LE(1, self->res_mrs);
@@ -341,7 +240,7 @@ FIXTURE_TEARDOWN(udmabuf)
 /* Nothing of the test's dma-buf MRs is left: driver, restrack, dma-buf. */
 #define EXPECT_NO_DMABUF_MR(self, ino)					\
 	do {								\
-		EXPECT_EQ((self)->mrs, live_mrs((self)->fd));		\
+		EXPECT_EQ((self)->mrs, ovbtest_live_mrs((self)->fd));	\
 		EXPECT_EQ((self)->res_mrs, raw_res_count("mr"));	\
 		EXPECT_EQ(0, bufinfo_attached(ino));			\
 	} while (0)
@@ -372,9 +271,24 @@ TEST_F(udmabuf, udmabuf_shows_the_memfd)
 	EXPECT_EQ(0, bufinfo_attached(inode_of(dfd)));
 	p = mmap(NULL, 4 * PG, PROT_READ, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, p);
-	EXPECT_EQ(-1, differs_at(p, 4 * PG, 2 * PG, 1));
+	EXPECT_EQ(-1, pattern_differs_at(p, 4 * PG, 2 * PG, 1));
 	munmap(p, 4 * PG);
 	close(dfd);
+}
+
+/*
+ * A udmabuf of @size bytes of the fixture's memfd from @offset: its fd
+ * (asserted), its inode (the dma-buf's name in bufinfo) in *@ino.
+ */
+static int memfd_udmabuf(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(udmabuf) *self, __u64 offset, __u64 size,
+			 unsigned long *ino)
+{
+	int dfd = udmabuf(self->memfd, offset, size);
+
+	ASSERT_LE(0, dfd);
+	*ino = inode_of(dfd);
+	return dfd;
 }
 
 /*
@@ -383,9 +297,15 @@ TEST_F(udmabuf, udmabuf_shows_the_memfd)
  * writes into the MR seen through the memfd, DEREG.
  */
 static void whole_memfd(struct __test_metadata *_metadata,
-			FIXTURE_DATA(udmabuf) *self, long drv_flags)
+			FIXTURE_DATA(udmabuf) *self, __u32 drv_flags)
 {
 	const __u64 iova = 0x7f0000000000ULL;
+	struct ovbtest_dmabuf_mr mr = {
+		.pd = self->pd, .length = MEM_LEN, .iova = iova,
+		.access = RW | IB_UVERBS_ACCESS_REMOTE_READ |
+			  IB_UVERBS_ACCESS_REMOTE_WRITE,
+		.drv_flags = drv_flags,
+	};
 	const size_t at = 1000, from = 77, len = 3 * PG + 5;
 	__u32 lkey = 0, rkey = 0, ql = 0, qr = 0;
 	unsigned char *view;
@@ -393,44 +313,41 @@ static void whole_memfd(struct __test_metadata *_metadata,
 	__u64 qlen, qiova;
 	int dfd, h;
 
-	dfd = udmabuf(self->memfd, 0, MEM_LEN);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
-	h = reg_dmabuf(self->fd, RDMA_DRIVER_UNKNOWN, self->pd, 0, MEM_LEN,
-		       iova, dfd, RW | IB_UVERBS_ACCESS_REMOTE_READ |
-		       IB_UVERBS_ACCESS_REMOTE_WRITE, drv_flags, &lkey, &rkey);
+	dfd = memfd_udmabuf(_metadata, self, 0, MEM_LEN, &ino);
+	mr.dmabuf_fd = dfd;
+	h = ovbtest_reg_dmabuf_mr(self->fd, &mr, &lkey, &rkey);
 	ASSERT_LE(0, h);
 	EXPECT_NE(0, lkey);
 	EXPECT_NE(0, rkey);
-	ASSERT_EQ(0, query_mr(self->fd, h, &ql, &qr, &qlen, &qiova));
+	ASSERT_EQ(0, ovbtest_query_mr(self->fd, h, &ql, &qr, &qlen, &qiova));
 	EXPECT_EQ(lkey, ql);
 	EXPECT_EQ(rkey, qr);
 	EXPECT_EQ(MEM_LEN, qlen);
 	EXPECT_EQ(iova, qiova);
-	EXPECT_EQ(self->mrs + 1, live_mrs(self->fd));
+	EXPECT_EQ(self->mrs + 1, ovbtest_live_mrs(self->fd));
 	EXPECT_EQ(self->res_mrs + 1, raw_res_count("mr"));
 	EXPECT_EQ(1, bufinfo_attached(ino));
 
 	/* memfd -> HCA: what the CPU wrote into the memfd, read via the MR */
-	fill(self->mem, MEM_LEN, 3);
+	pattern_fill(self->mem, MEM_LEN, 3);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 0,
 				  5 * PG, NULL));
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 5 * PG, self->mr,
 				  5 * PG, MEM_LEN - 5 * PG, NULL));
-	EXPECT_EQ(-1, differs_at(self->buf, MEM_LEN, 0, 3));
+	EXPECT_EQ(-1, pattern_differs_at(self->buf, MEM_LEN, 0, 3));
 
 	/* HCA -> memfd: the MR written at odd offsets across pages */
-	fill(self->buf, MEM_LEN, 11);
+	pattern_fill(self->buf, MEM_LEN, 11);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, from, h, at,
 				  len, NULL));
-	EXPECT_EQ(-1, differs_at(self->mem, at, 0, 3));
-	EXPECT_EQ(-1, differs_at(self->mem + at, len, from, 11));
-	EXPECT_EQ(-1, differs_at(self->mem + at + len, MEM_LEN - at - len,
-				 at + len, 3));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem, at, 0, 3));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + at, len, from, 11));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + at + len,
+					 MEM_LEN - at - len, at + len, 3));
 	/* the same bytes through the memfd's file and the udmabuf's mapping */
 	memset(self->buf, 0, len);
 	ASSERT_EQ((ssize_t)len, pread(self->memfd, self->buf, len, at));
-	EXPECT_EQ(-1, differs_at(self->buf, len, from, 11));
+	EXPECT_EQ(-1, pattern_differs_at(self->buf, len, from, 11));
 	view = mmap(NULL, MEM_LEN, PROT_READ, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, view);
 	EXPECT_EQ(0, memcmp(view, self->mem, MEM_LEN));
@@ -448,7 +365,7 @@ static void whole_memfd(struct __test_metadata *_metadata,
 	close(dfd);
 	EXPECT_EQ(-1, bufinfo_attached(ino));
 	/* the memfd keeps what the HCA wrote */
-	EXPECT_EQ(-1, differs_at(self->mem + at, len, from, 11));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + at, len, from, 11));
 }
 
 TEST_F(udmabuf, whole_memfd_pinned)
@@ -456,7 +373,7 @@ TEST_F(udmabuf, whole_memfd_pinned)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	whole_memfd(_metadata, self, NO_DRV_FLAGS);
+	whole_memfd(_metadata, self, 0);
 }
 
 TEST_F(udmabuf, whole_memfd_dynamic_import)
@@ -481,9 +398,7 @@ TEST_F(udmabuf, windows_of_memfd_and_buffer)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, base, 8 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, base, 8 * PG, &ino);
 	/* the IOVA's page offset must be the buffer offset's */
 	EXPECT_EQ(-EINVAL, hca_reg(self->fd, self->pd, off, len, 0x10000, dfd,
 				   RW));
@@ -491,23 +406,23 @@ TEST_F(udmabuf, windows_of_memfd_and_buffer)
 	ASSERT_LE(0, h);
 
 	/* memfd -> HCA */
-	fill(self->mem, MEM_LEN, 5);
+	pattern_fill(self->mem, MEM_LEN, 5);
 	memset(self->buf, 0, MEM_LEN);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 0, len,
 				  NULL));
-	EXPECT_EQ(-1, differs_at(self->buf, len, base + off, 5));
+	EXPECT_EQ(-1, pattern_differs_at(self->buf, len, base + off, 5));
 	EXPECT_EQ(-ERANGE, ovbtest_copy(self->fd, self->chan, h, 1, self->mr,
 					0, len, NULL));
 
 	/* HCA -> memfd: the window only */
-	fill(self->buf, MEM_LEN, 9);
+	pattern_fill(self->buf, MEM_LEN, 9);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0, len,
 				  NULL));
-	EXPECT_EQ(-1, differs_at(self->mem, base + off, 0, 5));
-	EXPECT_EQ(-1, differs_at(self->mem + base + off, len, 0, 9));
-	EXPECT_EQ(-1, differs_at(self->mem + base + off + len,
-				 MEM_LEN - base - off - len, base + off + len,
-				 5));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem, base + off, 0, 5));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + base + off, len, 0, 9));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + base + off + len,
+					 MEM_LEN - base - off - len,
+					 base + off + len, 5));
 
 	/* the buffer's last page as a second MR; MR to MR */
 	h2 = hca_reg(self->fd, self->pd, 7 * PG, PG, 0, dfd, RW);
@@ -515,9 +430,10 @@ TEST_F(udmabuf, windows_of_memfd_and_buffer)
 	EXPECT_EQ(2, bufinfo_attached(ino));
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 10, h2, 20, 3000,
 				  NULL));
-	EXPECT_EQ(-1, differs_at(self->mem + base + 7 * PG + 20, 3000, 10, 9));
-	EXPECT_EQ(-1, differs_at(self->mem + base + 7 * PG, 20, base + 7 * PG,
-				 5));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + base + 7 * PG + 20, 3000,
+					 10, 9));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + base + 7 * PG, 20,
+					 base + 7 * PG, 5));
 
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h2));
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
@@ -550,22 +466,27 @@ TEST_F(udmabuf, list_of_two_windows)
 	h = hca_reg(self->fd, self->pd, 0, 4 * PG, 0, dfd, RW);
 	ASSERT_LE(0, h);
 
-	fill(self->mem, MEM_LEN, 7);
+	pattern_fill(self->mem, MEM_LEN, 7);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, seam - before,
 				  self->mr, 0, len, NULL));
-	EXPECT_EQ(-1, differs_at(self->buf, before, 11 * PG - before, 7));
-	EXPECT_EQ(-1, differs_at(self->buf + before, len - before, 2 * PG, 7));
+	EXPECT_EQ(-1, pattern_differs_at(self->buf, before, 11 * PG - before,
+					 7));
+	EXPECT_EQ(-1, pattern_differs_at(self->buf + before, len - before,
+					 2 * PG, 7));
 
-	fill(self->buf, MEM_LEN, 23);
+	pattern_fill(self->buf, MEM_LEN, 23);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h,
 				  seam - before, len, NULL));
-	EXPECT_EQ(-1, differs_at(self->mem + 11 * PG - before, before, 0, 23));
-	EXPECT_EQ(-1, differs_at(self->mem + 2 * PG, len - before, before, 23));
-	EXPECT_EQ(-1, differs_at(self->mem, 2 * PG, 0, 7));
-	EXPECT_EQ(-1, differs_at(self->mem + 2 * PG + len - before,
-				 9 * PG - len, 2 * PG + len - before, 7));
-	EXPECT_EQ(-1, differs_at(self->mem + 11 * PG, MEM_LEN - 11 * PG,
-				 11 * PG, 7));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + 11 * PG - before, before,
+					 0, 23));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + 2 * PG, len - before,
+					 before, 23));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem, 2 * PG, 0, 7));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + 2 * PG + len - before,
+					 9 * PG - len, 2 * PG + len - before,
+					 7));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem + 11 * PG,
+					 MEM_LEN - 11 * PG, 11 * PG, 7));
 
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
 	EXPECT_NO_DMABUF_MR(self, ino);
@@ -581,9 +502,7 @@ TEST_F(udmabuf, reg_errors)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, 0, 4 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, 4 * PG, &ino);
 	dev = open(UDMABUF_DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, dev);
 
@@ -634,19 +553,17 @@ TEST_F(udmabuf, read_only_mr)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, 0, 2 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, 2 * PG, &ino);
 	h = hca_reg(self->fd, self->pd, 0, 2 * PG, 0, dfd,
 		    IB_UVERBS_ACCESS_REMOTE_READ);
 	ASSERT_LE(0, h);
-	fill(self->buf, MEM_LEN, 31);
+	pattern_fill(self->buf, MEM_LEN, 31);
 	EXPECT_EQ(-EACCES, ovbtest_copy(self->fd, self->chan, self->mr, 0, h,
 					0, 8, NULL));
-	EXPECT_EQ(-1, differs_at(self->mem, 2 * PG, 0, 1));
+	EXPECT_EQ(-1, pattern_differs_at(self->mem, 2 * PG, 0, 1));
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 0,
 				  2 * PG, NULL));
-	EXPECT_EQ(-1, differs_at(self->buf, 2 * PG, 0, 1));
+	EXPECT_EQ(-1, pattern_differs_at(self->buf, 2 * PG, 0, 1));
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
 	EXPECT_NO_DMABUF_MR(self, ino);
 	close(dfd);
@@ -665,12 +582,10 @@ TEST_F(udmabuf, fds_closed_before_dereg)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, 0, 4 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, 4 * PG, &ino);
 	h = hca_reg(self->fd, self->pd, 0, 4 * PG, 0, dfd, RW);
 	ASSERT_LE(0, h);
-	fill(self->mem, MEM_LEN, 13);
+	pattern_fill(self->mem, MEM_LEN, 13);
 	ASSERT_EQ(0, close(dfd));
 	ASSERT_EQ(0, munmap(self->mem, MEM_LEN));
 	self->mem = MAP_FAILED;
@@ -681,35 +596,36 @@ TEST_F(udmabuf, fds_closed_before_dereg)
 	/* the pages are still there: out, in elsewhere, out again */
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 0,
 				  4 * PG, NULL));
-	EXPECT_EQ(-1, differs_at(self->buf, 4 * PG, 0, 13));
-	fill(self->buf, 4 * PG, 17);
+	EXPECT_EQ(-1, pattern_differs_at(self->buf, 4 * PG, 0, 13));
+	pattern_fill(self->buf, 4 * PG, 17);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0,
 				  4 * PG, NULL));
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, h, 0, self->mr, 8 * PG,
 				  4 * PG, NULL));
-	EXPECT_EQ(-1, differs_at(self->buf + 8 * PG, 4 * PG, 0, 17));
+	EXPECT_EQ(-1, pattern_differs_at(self->buf + 8 * PG, 4 * PG, 0, 17));
 
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
-	EXPECT_EQ(self->mrs, live_mrs(self->fd));
+	EXPECT_EQ(self->mrs, ovbtest_live_mrs(self->fd));
 	EXPECT_EQ(-1, bufinfo_attached(ino));
 }
 
 /* Closing the uverbs file destroys a live udmabuf MR and frees the buffer. */
 TEST_F(udmabuf, uverbs_close_frees_the_mr)
 {
+	struct ovbtest_dmabuf_mr dynamic = {
+		.pd = self->pd, .length = PG, .access = RW,
+		.drv_flags = OVBTEST_DMABUF_MR_DYNAMIC,
+	};
 	unsigned long ino;
 	int dfd, fd2;
 
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, PG, 4 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, PG, 4 * PG, &ino);
 	ASSERT_LE(0, hca_reg(self->fd, self->pd, PG, 2 * PG, PG, dfd, RW));
-	ASSERT_LE(0, reg_dmabuf(self->fd, RDMA_DRIVER_UNKNOWN, self->pd, 0, PG,
-				0, dfd, RW, OVBTEST_DMABUF_MR_DYNAMIC, NULL,
-				NULL));
+	dynamic.dmabuf_fd = dfd;
+	ASSERT_LE(0, ovbtest_reg_dmabuf_mr(self->fd, &dynamic, NULL, NULL));
 	ASSERT_EQ(0, close(dfd));
 	EXPECT_EQ(2, bufinfo_attached(ino));
 
@@ -718,7 +634,7 @@ TEST_F(udmabuf, uverbs_close_frees_the_mr)
 	ASSERT_EQ(0, close(self->fd));
 	self->fd = -1;
 	EXPECT_EQ(-1, bufinfo_attached(ino));
-	EXPECT_EQ(0, live_mrs(fd2));
+	EXPECT_EQ(0, ovbtest_live_mrs(fd2));
 	close(fd2);
 }
 
@@ -729,18 +645,16 @@ TEST_F(udmabuf, uverbs_close_frees_the_mr)
  */
 TEST_F(udmabuf, unplug_with_a_live_mr)
 {
-	unsigned long taint = tainted(), ino;
+	unsigned long taint = kernel_tainted(), ino;
 	int dfd, h;
 
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped (6.1's harness runs the body) */
 
-	dfd = udmabuf(self->memfd, 0, 4 * PG);
-	ASSERT_LE(0, dfd);
-	ino = inode_of(dfd);
+	dfd = memfd_udmabuf(_metadata, self, 0, 4 * PG, &ino);
 	h = hca_reg(self->fd, self->pd, 0, 4 * PG, 0, dfd, RW);
 	ASSERT_LE(0, h);
-	fill(self->buf, 4 * PG, 21);
+	pattern_fill(self->buf, 4 * PG, 21);
 	EXPECT_EQ(0, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0,
 				  4 * PG, NULL));
 	EXPECT_EQ(1, bufinfo_attached(ino));
@@ -750,8 +664,8 @@ TEST_F(udmabuf, unplug_with_a_live_mr)
 	EXPECT_EQ(0, bufinfo_attached(ino));
 	EXPECT_EQ(-EIO, ovbtest_copy(self->fd, self->chan, self->mr, 0, h, 0,
 				     8, NULL));
-	EXPECT_EQ(-1, differs_at(self->mem, 4 * PG, 0, 21));
-	EXPECT_EQ(0, tainted() & TAINT_WARN & ~taint);
+	EXPECT_EQ(-1, pattern_differs_at(self->mem, 4 * PG, 0, 21));
+	EXPECT_EQ(0, kernel_tainted() & TAINT_WARN & ~taint);
 	close(dfd);
 	EXPECT_EQ(-1, bufinfo_attached(ino));
 	close(self->fd);
@@ -817,6 +731,10 @@ FIXTURE_TEARDOWN(rxe)
  */
 TEST_F(rxe, reg_dmabuf_mr_unsupported)
 {
+	struct ovbtest_dmabuf_mr mr = {
+		.driver_id = RDMA_DRIVER_RXE, .pd = self->pd,
+		.length = 4 * PG, .access = RW,
+	};
 	int memfd, dfd = -1, mrs = raw_res_count("mr");
 	unsigned long ino = 0;
 
@@ -831,12 +749,14 @@ TEST_F(rxe, reg_dmabuf_mr_unsupported)
 		ASSERT_LE(0, dfd);
 		ino = inode_of(dfd);
 	}
-	EXPECT_EQ(-EOPNOTSUPP, reg_dmabuf(self->fd, RDMA_DRIVER_RXE, self->pd,
-					  0, 4 * PG, 0, dfd >= 0 ? dfd : memfd,
-					  RW, NO_DRV_FLAGS, NULL, NULL));
+	mr.dmabuf_fd = dfd >= 0 ? dfd : memfd;
+	EXPECT_EQ(-EOPNOTSUPP,
+		  ovbtest_reg_dmabuf_mr(self->fd, &mr, NULL, NULL));
 	/* the method is there: its PD is looked up before the driver's op */
-	EXPECT_EQ(-ENOENT, reg_dmabuf(self->fd, RDMA_DRIVER_RXE, 999, 0, PG, 0,
-				      memfd, RW, NO_DRV_FLAGS, NULL, NULL));
+	mr.pd = 999;
+	mr.length = PG;
+	mr.dmabuf_fd = memfd;
+	EXPECT_EQ(-ENOENT, ovbtest_reg_dmabuf_mr(self->fd, &mr, NULL, NULL));
 	EXPECT_EQ(mrs, raw_res_count("mr"));
 	if (dfd >= 0) {
 		EXPECT_EQ(0, bufinfo_attached(ino));

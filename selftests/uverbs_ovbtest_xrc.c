@@ -116,7 +116,6 @@ FIXTURE(xrc) {
 FIXTURE_SETUP(xrc)
 {
 	char name[] = "/tmp/uverbs_ovbtest_xrc.XXXXXX";
-	struct ib_uverbs_create_cq_resp cq = {};
 
 	self->fd = self->fd2 = self->file = self->file2 = self->other = -1;
 	HCA_SETUP_LOAD();
@@ -126,8 +125,7 @@ FIXTURE_SETUP(xrc)
 	ASSERT_LE(0, self->fd2);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_CQ(self->fd, self->cq);
 
 	self->file = mkstemp(name);
 	ASSERT_LE(0, self->file);
@@ -643,16 +641,12 @@ FIXTURE(wq) {
 
 FIXTURE_SETUP(wq)
 {
-	struct ib_uverbs_create_cq_resp cq = {};
+	struct ovbtest_alloc_ucontext_resp uctx;
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_ctx();
-	ASSERT_LE(0, self->fd);
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
+	HCA_SETUP_CQ(self->fd, self->cq);
 	ASSERT_EQ(0, res_of(self->fd, &self->base));
 }
 
@@ -744,7 +738,7 @@ TEST_F(wq, modify_bad_state_releases_wq)
 	int wq;
 
 	if (raw_stack_is_intree())
-		SKIP(return, "6.1 leaks the WQ's read lock here (WARNs on close)");
+		SKIP(return, "6.1 and 6.12 leak the WQ's read lock here (WARN on close)");
 	wq = create_wq(self->fd, self->pd, self->cq, 0, 8, 0, NULL);
 	ASSERT_LE(0, wq);
 	EXPECT_EQ(-EINVAL, modify_wq(self->fd, wq, WQ_STATE, WQS_ERR + 1, 0));
@@ -979,16 +973,12 @@ FIXTURE(flow) {
 
 FIXTURE_SETUP(flow)
 {
-	struct ib_uverbs_create_cq_resp cq = {};
+	struct ovbtest_alloc_ucontext_resp uctx;
 
 	self->fd = -1;
 	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_ctx();
-	ASSERT_LE(0, self->fd);
-	self->pd = raw_alloc_pd(self->fd);
-	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
+	HCA_SETUP_CQ(self->fd, self->cq);
 	self->ud = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
 	ASSERT_LE(0, self->ud);
 	ASSERT_EQ(0, res_of(self->fd, &self->base));
@@ -1245,23 +1235,6 @@ TEST_F(flow, ipv6_filter_boundary)
 /* -------------------------------------------------------------- unload */
 
 /* Last: nothing may be left on the driver; its unload WARNs if so. */
-FIXTURE(unload) {
-};
-
-FIXTURE_SETUP(unload)
-{
-}
-
-FIXTURE_TEARDOWN(unload)
-{
-}
-
-TEST_F(unload, module_unloads)
-{
-	if (!ovbtest_loaded())
-		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, ovbtest_unload());
-	EXPECT_FALSE(ovbtest_loaded());
-}
+OVBTEST_UNLOAD_FIXTURE()
 
 TEST_HARNESS_MAIN

@@ -28,20 +28,8 @@
 #include "kselftest_harness.h"
 #include "ovbtest_xrc.h"
 
-enum { EV_QP_FATAL = 1, EV_SRQ_ERR = 14, EV_WQ_FATAL = 19 };
-
 /* Leaves an attribute out of a call built by the helpers below. */
 #define NONE	(-1LL)
-
-static int raise_ev(int fd, __u16 object, __u32 handle, __u32 type)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, object, OVBTEST_METHOD_QP_RAISE);
-	ioc_obj(&c, OVBTEST_ATTR_RAISE_HANDLE, handle);
-	ioc_in(&c, OVBTEST_ATTR_RAISE_EVENT, &type, sizeof(type));
-	return ioc_call(fd, &c);
-}
 
 static void obj_if(struct ioc *c, __u16 id, long long handle)
 {
@@ -265,7 +253,6 @@ FIXTURE(xioc) {
 FIXTURE_SETUP(xioc)
 {
 	char name[] = "/tmp/uverbs_ovbtest_xrc_ioctl.XXXXXX";
-	struct ib_uverbs_create_cq_resp cq = {};
 
 	self->fd = self->fd2 = self->afd = self->file = -1;
 	HCA_SETUP_LOAD();
@@ -278,12 +265,10 @@ FIXTURE_SETUP(xioc)
 	ASSERT_LE(0, self->fd2);
 	self->pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, self->pd);
-	ASSERT_EQ(0, raw_create_cq(self->fd, 16, 0, -1, 1, &cq));
-	self->cq = cq.cq_handle;
+	HCA_SETUP_CQ(self->fd, self->cq);
 	self->pd2 = raw_alloc_pd(self->fd2);
 	ASSERT_LE(0, self->pd2);
-	ASSERT_EQ(0, raw_create_cq(self->fd2, 16, 0, -1, 1, &cq));
-	self->cq2 = cq.cq_handle;
+	HCA_SETUP_CQ(self->fd2, self->cq2);
 	self->file = mkstemp(name);
 	ASSERT_LE(0, self->file);
 	unlink(name);
@@ -556,7 +541,7 @@ TEST_F(xioc, wq_create_destroy)
 TEST_F(xioc, wq_create_without_cq)
 {
 	if (raw_stack_is_intree())
-		SKIP(return, "6.1 oopses here (WQ_CREATE uses the missing CQ)");
+		SKIP(return, "6.1 and 6.12 oops here (WQ_CREATE uses the missing CQ)");
 	EXPECT_EQ(-ENOENT, wq_create(self->fd, self->pd, NONE, 0, 0, NULL));
 	EXPECT_LIVE(wqs, 0);
 }
@@ -660,23 +645,6 @@ TEST_F(xioc, flow_action_held_by_flow)
 
 /* -------------------------------------------------------------- unload */
 
-FIXTURE(unload) {
-};
-
-FIXTURE_SETUP(unload)
-{
-}
-
-FIXTURE_TEARDOWN(unload)
-{
-}
-
-TEST_F(unload, module_unloads)
-{
-	if (!ovbtest_loaded())
-		SKIP(return, "ovbtest not loaded");
-	ASSERT_EQ(0, ovbtest_unload());
-	EXPECT_FALSE(ovbtest_loaded());
-}
+OVBTEST_UNLOAD_FIXTURE()
 
 TEST_HARNESS_MAIN

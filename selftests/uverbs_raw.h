@@ -92,6 +92,19 @@ static inline int raw_query_device(int fd,
 	return ret < 0 ? ret : 0;
 }
 
+/* EX_QUERY_DEVICE with the whole response the headers know. */
+static inline int raw_query_device_ex(int fd,
+				      struct ib_uverbs_ex_query_device_resp *resp)
+{
+	struct ib_uverbs_ex_query_device req = {};
+	ssize_t ret;
+
+	memset(resp, 0, sizeof(*resp));
+	ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_QUERY_DEVICE, &req,
+			 sizeof(req), 0, resp, sizeof(*resp), 0);
+	return ret < 0 ? (int)ret : 0;
+}
+
 /* ALLOC_PD with room for a driver response; returns the handle or -errno. */
 static inline int raw_alloc_pd(int fd)
 {
@@ -305,7 +318,8 @@ static inline int raw_stack_is_intree(void)
  * Whether the running kernel (uname) is @major.@minor or newer.  Where
  * Debian's 6.12 answers otherwise than its 6.1 (the in-tree module of the
  * running kernel is the oracle), a test expects per kernel through this,
- * with a comment naming the 6.12 change (Documentation/kernels.md).
+ * with a comment naming the 6.12 change (Documentation/kernels.md).  The
+ * only place the selftests read the release (ovbtest_k612() uses it).
  */
 static inline int raw_kernel_at_least(int major, int minor)
 {
@@ -316,6 +330,19 @@ static inline int raw_kernel_at_least(int major, int minor)
 		return 0;
 	return ma > major || (ma == major && mi >= minor);
 }
+
+/*
+ * RDMA FLUSH and ATOMIC WRITE (uapi since 6.2, in Debian's 6.12, not in
+ * the 6.1 headers the selftests build with): the work request opcodes,
+ * the MR access bits and QUERY_DEVICE_EX's device cap bits.
+ */
+#define RAW_WR_FLUSH			14
+#define RAW_WR_ATOMIC_WRITE		15
+#define RAW_ACCESS_FLUSH_GLOBAL		(1u << 8)
+#define RAW_ACCESS_FLUSH_PERSISTENT	(1u << 9)
+#define RAW_DEVICE_FLUSH_GLOBAL		(1ULL << 38)
+#define RAW_DEVICE_FLUSH_PERSISTENT	(1ULL << 39)
+#define RAW_DEVICE_ATOMIC_WRITE		(1ULL << 40)
 
 /*
  * How many objects of @type ("pd", "qp", ...) ib_core's resource tracker

@@ -332,7 +332,7 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 	ASSERT_EQ(0, ovbtest_unload());
 	uverbs_ref = refcnt("ib_uverbs");
 	if (intree)
-		TH_LOG("in-tree stack: no FD attribute after the unplug (6.1 oopses: fput(NULL))");
+		TH_LOG("in-tree stack: no FD attribute after the unplug (6.1 and 6.12 oops: fput(NULL))");
 	rep = mmap(NULL, sizeof(*rep) * NPROC, PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, rep);

@@ -97,6 +97,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_port_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_ah_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_mr_rereg_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_qp_ops);

@@ -133,6 +133,8 @@ struct ovbtest_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	int access;
+	/* pages the key's translation table holds (mr_rereg.c) */
+	size_t xlt_pages;
 	/* dma-buf MRs: the exporter's page lookup (symbol_get), or NULL */
 	struct page *(*dmabuf_page)(struct dma_buf_attachment *attach,
 				    dma_addr_t addr, unsigned int *offset);
@@ -194,6 +196,13 @@ void ovbtest_av_record(const struct rdma_ah_attr *attr, u8 source,
 
 /* verbs.c */
 extern const struct ib_device_ops ovbtest_verbs_ops;
+struct ib_mr *ovbtest_mr_around(struct ib_device *ibdev, struct ib_umem *umem,
+				u64 virt_addr, int access);
+struct ib_mr *ovbtest_mr_new(struct ib_device *ibdev, u64 start, u64 length,
+			     u64 virt_addr, int access);
+
+/* mr_rereg.c: REREG_MR, in place or as a new MR, as mlx5 decides */
+extern const struct ib_device_ops ovbtest_mr_rereg_ops;
 int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 		    u64 dst_off, u32 len);
 

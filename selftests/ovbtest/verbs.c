@@ -2,11 +2,12 @@
 /*
  * ovbtest: the standard verbs of the device - user contexts with their
  * mmap'able pages (mmap.c), PDs, CQs (polled empty) and MRs over pinned
- * user memory (re-registered as mlx5 does) - and the "DMA" that copies
- * between two MRs (through the pinned pages, as a device without an IOMMU
+ * user memory (re-registered as mlx5 does: mr_rereg.c) - and the "DMA"
+ * that copies between two MRs (through the pinned pages, as a device without an IOMMU
  * mapping would).
  */
 #include <linux/highmem.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/scatterlist.h>
@@ -171,34 +172,51 @@ static int ovbtest_req_notify_cq(struct ib_cq *ibcq,
 
 /* ------------------------------------------------------------------ MRs */
 
-/* A new MR over freshly pinned memory, with new keys. */
-static struct ib_mr *ovbtest_mr_new(struct ib_device *ibdev, u64 start,
-				    u64 length, u64 virt_addr, int access)
+/*
+ * A new MR with new keys around @umem, which it now owns.  Its key's
+ * translation table is sized as mlx5's mkey cache sizes one: the pin's
+ * page count rounded up to a power of two (mr_rereg.c loads a later pin
+ * into it when it fits).
+ */
+struct ib_mr *ovbtest_mr_around(struct ib_device *ibdev, struct ib_umem *umem,
+				u64 virt_addr, int access)
 {
 	struct ovbtest_dev *dev = to_odev(ibdev);
 	struct ovbtest_mr *mr;
 	u32 key;
 
-	if (access & IB_ACCESS_ON_DEMAND)
-		return ERR_PTR(-EOPNOTSUPP);
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	mr->umem = ib_umem_get(ibdev, start, length, access);
-	if (IS_ERR(mr->umem)) {
-		struct ib_umem *umem = mr->umem;
-
-		kfree(mr);
-		return ERR_CAST(umem);
-	}
+	mr->umem = umem;
+	mr->xlt_pages = roundup_pow_of_two(max_t(size_t, 1,
+						 ib_umem_num_pages(umem)));
 	key = (u32)atomic_inc_return(&dev->next_key) << 8;
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
 	mr->ibmr.iova = virt_addr;
-	mr->ibmr.length = length;
+	mr->ibmr.length = umem->length;
 	mr->access = access;
 	atomic_inc(&dev->live.mrs);
 	return &mr->ibmr;
+}
+
+/* A new MR over freshly pinned memory, with new keys. */
+struct ib_mr *ovbtest_mr_new(struct ib_device *ibdev, u64 start, u64 length,
+			     u64 virt_addr, int access)
+{
+	struct ib_umem *umem;
+	struct ib_mr *ibmr;
+
+	if (access & IB_ACCESS_ON_DEMAND)
+		return ERR_PTR(-EOPNOTSUPP);
+	umem = ib_umem_get(ibdev, start, length, access);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	ibmr = ovbtest_mr_around(ibdev, umem, virt_addr, access);
+	if (IS_ERR(ibmr))
+		ib_umem_release(umem);
+	return ibmr;
 }
 
 static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
@@ -206,60 +224,6 @@ static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
 					 struct ib_udata *udata)
 {
 	return ovbtest_mr_new(ibpd->device, start, length, virt_addr, access);
-}
-
-/*
- * As mlx5: what the MR's pinned pages can serve is changed in place (the
- * core is told so by NULL; keys, pages and PD stay); a new translation, a
- * new PD, or write access to pages pinned without it, is a new MR with
- * new keys over a new pin.  The core then gives the new MR its device,
- * PD, type and uobject, puts it under the old MR's handle and destroys
- * the old one through dereg_mr.  (6.1 sets the new MR's uobject to the
- * old uobject, which it destroys: nothing here may use ibmr->uobject.)
- */
-static struct ib_mr *ovbtest_rereg_user_mr(struct ib_mr *ibmr, int flags,
-					   u64 start, u64 length,
-					   u64 virt_addr, int access,
-					   struct ib_pd *new_pd,
-					   struct ib_udata *udata)
-{
-	struct ovbtest_mr *mr = to_omr(ibmr);
-
-	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
-		return ERR_PTR(-EOPNOTSUPP);
-#if OVBTEST_K612
-	/*
-	 * 6.12's drivers (mlx5, mlx4, irdma, hns, rxe) refuse write access
-	 * to pages pinned without it when the range stays: EACCES.  6.1's
-	 * mlx5 pins again instead, as below.
-	 */
-	{
-		int ret = ib_umem_check_rereg(mr->umem, flags, access);
-
-		if (ret)
-			return ERR_PTR(ret);
-	}
-#endif
-	/* as mlx5: a dma-buf MR is never re-registered */
-	if (mr->umem->is_dmabuf)
-		return ERR_PTR(-EOPNOTSUPP);
-	if (!(flags & IB_MR_REREG_ACCESS))
-		access = mr->access;
-	if (access & IB_ACCESS_ON_DEMAND)
-		return ERR_PTR(-EOPNOTSUPP);
-
-	if (!(flags & (IB_MR_REREG_TRANS | IB_MR_REREG_PD)) &&
-	    (mr->umem->writable || !ib_access_writable(access))) {
-		mr->access = access;
-		return NULL;
-	}
-	if (!(flags & IB_MR_REREG_TRANS)) {
-		/* the same range, pinned again */
-		start = mr->umem->address;
-		length = mr->umem->length;
-		virt_addr = ibmr->iova;
-	}
-	return ovbtest_mr_new(ibmr->device, start, length, virt_addr, access);
 }
 
 static int ovbtest_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
@@ -359,7 +323,6 @@ const struct ib_device_ops ovbtest_verbs_ops = {
 	.req_notify_cq = ovbtest_req_notify_cq,
 	.reg_user_mr = ovbtest_reg_user_mr,
 	.reg_user_mr_dmabuf = ovbtest_reg_user_mr_dmabuf,
-	.rereg_user_mr = ovbtest_rereg_user_mr,
 	.dereg_mr = ovbtest_dereg_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, ovbtest_ucontext, ibuc),
