@@ -197,6 +197,7 @@ struct fz_conc {
 	uint64_t fds_passed;
 };
 int fz_concurrent(struct fz *fz, struct fz_conc *c);
+int fz_errno_expected(int err);
 int fz_unexpected_errnos(const struct fz_stats *st);
 int fz_close_lost_fds(void);
 

@@ -428,7 +428,7 @@ const char *fz_ioctl_method_name(unsigned int id)
 
 /*
  * One RDMA_VERBS_IOCTL call on @f, mutated when @mutated.  Returns 0 or
- * -errno; *@id is the method's table index (for the digest and stats).
+ * -errno (or what else ioctl() returned); *@id is the method's table index (for the digest and stats).
  */
 int fz_ioctl(struct fz *fz, struct fz_file *f, int mutated, unsigned int *id)
 {
@@ -473,7 +473,9 @@ int fz_ioctl(struct fz *fz, struct fz_file *f, int mutated, unsigned int *id)
 	at = &c;
 	if (mutated && ONE_IN(40))
 		at = (void *)(uintptr_t)arena_bad_ptr(fz);
-	ret = ioctl(f->fd, RDMA_VERBS_IOCTL, at) ? -errno : 0;
+	ret = ioctl(f->fd, RDMA_VERBS_IOCTL, at);
+	if (ret < 0)
+		return -errno;
 	if (!ret)
 		account(f, &c);
 	return ret;

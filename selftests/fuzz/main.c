@@ -298,6 +298,33 @@ static void account(struct fz *fz, struct fz_file *f, const struct fz_msg *m,
 	}
 }
 
+/*
+ * Counts @err.  The concurrent mode's first errno outside its classes is
+ * told with what the fd number was just after (a number reused by some
+ * other file answers with that file's errnos).
+ */
+static void count_errno(struct fz *fz, uint64_t n, const struct fz_file *f,
+			const char *how, const char *what, int err)
+{
+	static int told;
+	char path[64], target[256] = "?";
+	ssize_t len;
+	int fd = f->fd;
+
+	if (err < (int)(sizeof(fz->st.errnos) / sizeof(fz->st.errnos[0])))
+		fz->st.errnos[err]++;
+	else
+		fz->st.errno_other++;
+	if (!fz->concurrent || fz_errno_expected(err) ||
+	    __atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+		return;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	len = readlink(path, target, sizeof(target) - 1);
+	target[len > 0 ? len : 1] = 0;
+	printf("# %" PRIu64 " %s %s on fd %d (now %s): %s\n", n, how, what,
+	       fd, target, strerrorname_np(err) ?: "?");
+}
+
 /* One ioctl call; 0, or -1 when the kernel answered what it never may. */
 static int one_ioctl(struct fz *fz, struct fz_file *f, uint64_t n)
 {
@@ -320,15 +347,17 @@ static int one_ioctl(struct fz *fz, struct fz_file *f, uint64_t n)
 		fz->st.per_ioctl_ok[id]++;
 		return 0;
 	}
+	if (ret > 0) {
+		printf("# %" PRIu64 " ioctl %s returned %d (only 0 or -1 may come back)\n",
+		       n, fz_ioctl_method_name(id), ret);
+		return -1;
+	}
 	if (-ret >= 512) {
 		printf("# %" PRIu64 " ioctl %s: kernel-internal errno %d reached user space\n",
 		       n, fz_ioctl_method_name(id), -ret);
 		return -1;
 	}
-	if (-ret < (int)(sizeof(fz->st.errnos) / sizeof(fz->st.errnos[0])))
-		fz->st.errnos[-ret]++;
-	else
-		fz->st.errno_other++;
+	count_errno(fz, n, f, "ioctl", fz_ioctl_method_name(id), -ret);
 	return 0;
 }
 
@@ -383,10 +412,7 @@ static int one_command(struct fz *fz, uint64_t n)
 		       n, c->name, -ret);
 		return -1;
 	}
-	if (-ret < (ssize_t)(sizeof(fz->st.errnos) / sizeof(fz->st.errnos[0])))
-		fz->st.errnos[-ret]++;
-	else
-		fz->st.errno_other++;
+	count_errno(fz, n, f, "write", c->name, (int)-ret);
 	return 0;
 }
 

@@ -499,18 +499,24 @@ fail:
 	exit(1);
 }
 
+int fz_errno_expected(int err)
+{
+	size_t j;
+
+	for (j = 0; j < sizeof(expected) / sizeof(expected[0]); j++)
+		if (expected[j] == err)
+			return 1;
+	return 0;
+}
+
 /* Prints and counts the errnos outside expected[]. */
 int fz_unexpected_errnos(const struct fz_stats *st)
 {
-	size_t i, j, n = sizeof(expected) / sizeof(expected[0]);
+	size_t i;
 	int bad = 0;
 
 	for (i = 1; i < sizeof(st->errnos) / sizeof(st->errnos[0]); i++) {
-		if (!st->errnos[i])
-			continue;
-		for (j = 0; j < n && expected[j] != (int)i; j++)
-			;
-		if (j < n)
+		if (!st->errnos[i] || fz_errno_expected((int)i))
 			continue;
 		printf("# unexpected errno %s: %" PRIu64 " times\n",
 		       strerrorname_np(i) ?: "?", st->errnos[i]);
