@@ -252,11 +252,12 @@ ALLOWED = {
     "array": ("A", "MAS", "SPLIT"),
     "flex": ("FLEX",),
     "anon": ("U", "UO"),
-    "type": ("MT", "MAS"),
+    "type": ("MT", "MAS", "KPTR"),
     "flex:": ("FLEXT",),
 }
 MACROS = ("BEGIN_GROUP", "END_GROUP", "M", "A", "MT", "U", "UO", "FLEX",
-          "FLEXT", "MAS", "SPLIT", "INSIDE", "FLEX_AT", "K", "ENUM",
+          "FLEXT", "MAS", "KPTR", "SPLIT", "INSIDE", "FLEX_AT", "K", "KSTR",
+          "ENUM",
           "NOT_UVERBS")
 # Lines for a reference that lacks one of our members: they check our
 # member against theirs' surroundings and stand for no upstream member.
@@ -328,9 +329,9 @@ def parse_check(path, ref):
             ours_types.add("%s %s" % (args[0], args[1]))
         elif macro == "END_GROUP":
             current = None
-        elif macro == "K" and kept:
+        elif macro in ("K", "KSTR") and kept:
             consts.add(args[1])
-        elif macro == "K":
+        elif macro in ("K", "KSTR"):
             absent.append(("constant", None, args[1]))
         elif macro == "ENUM" and kept:
             enums[args[1]] = args[0]
@@ -344,7 +345,7 @@ def parse_check(path, ref):
         elif macro in OURS_ONLY:
             pass
         else:
-            name = args[1] if macro == "MAS" else args[0]
+            name = args[1] if macro in ("MAS", "KPTR") else args[0]
             if kept:
                 groups[current][name] = (macro, args)
             else:
@@ -462,7 +463,7 @@ def main():
             if t not in compared:     # upstream's enum is unnamed
                 print("# ours only, no upstream counterpart: enum %s" % t)
         checked = set()
-        for m in re.finditer(r"\bK\s*\(\s*(\w+)",
+        for m in re.finditer(r"\bK(?:STR)?\s*\(\s*(\w+)",
                              strip(open(check).read())):
             checked.add(m.group(1))
         for c in ours_consts:
