@@ -4,7 +4,8 @@
 
 Reads one kernel's <rdma/...> headers given (the write() ABI's
 ib_user_verbs.h and rdma_user_rxe.h, the ioctl() ABI's rdma_user_ioctl_cmds.h,
-ib_user_ioctl_cmds.h, ib_user_ioctl_verbs.h and rdma_user_ioctl.h), lists
+ib_user_ioctl_cmds.h, ib_user_ioctl_verbs.h and rdma_user_ioctl.h, and
+siw-abi.h), lists
 every struct/union with every member (members of unnamed nested aggregates
 included, by their access path), every named enum, every enumerator and
 every value #define,
@@ -13,8 +14,10 @@ check of the right kind for each member (M for a scalar, A for an array,
 FLEX/FLEXT for a flexible array, MT for a member of a named struct/union
 type, whose upstream type must be the one the header declares, U/UO for an
 unnamed aggregate; MAS, the weaker offset-and-size check for a renamed or
-retyped member, stands in for a scalar, an array or a typed member), an
-ENUM() check for each named enum and a K() check for each constant (or a
+retyped member, stands in for a scalar, an array or a typed member; KPTR
+for a member that is a kernel pointer, held in a u64 by ours), an ENUM()
+check for each named enum and a K() (KSTR() for a string) check for each
+constant (or a
 NOT_UVERBS() line, for another char device's ioctl numbers that an upstream
 header keeps beside ours; they are listed as TAP comments).
 

@@ -7,7 +7,8 @@
  * reference's: the system's linux-libc-dev, or a linux-headers package's
  * include/uapi, see uapi/Makefile) <rdma/ib_user_verbs.h>, <rdma/rdma_user_rxe.h> (the write() ABI) and
  * <rdma/rdma_user_ioctl.h>, <rdma/ib_user_ioctl_cmds.h>,
- * <rdma/ib_user_ioctl_verbs.h> (the ioctl() ABI) side by side (which by
+ * <rdma/ib_user_ioctl_verbs.h> (the ioctl() ABI), <rdma/siw-abi.h> (siw's
+ * driver ABI) side by side (which by
  * itself proves that the two sets of names do not clash) and compares them
  * with a table: one group per upstream struct or union, one line per member,
  * one ENUM() per named enum and one K() per constant.  Every check is a
