@@ -54,7 +54,7 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
 	unit-test kabi-check kabi-check-one qemu-test qemu-test-one interop fuzz fuzz-compare test demo \
-	check clean bench bench-programs kernel-flavors debug-kernel dkms-source dkms-build \
+	check check-sparse clean bench bench-programs kernel-flavors debug-kernel dkms-source dkms-build \
 	dkms-test deb deb-lint deb-test dkms-install dkms-remove kernels siw
 
 # $(call each-kver,KERNELS,COMMAND): runs the shell COMMAND once per kernel
@@ -87,7 +87,7 @@ help:
 	@echo "                 FUZZ_THREADS=N FUZZ_PROCS=M: concurrent mode, N threads + M processes on shared files"
 	@echo "make fuzz-compare  the fuzzer's results for FUZZ_SEEDS on both stacks, compared"
 	@echo "make kabi-check  exported symbol CRCs vs each installed kernel's Module.symvers (every flavor)"
-	@echo "make check       checkpatch + sparse on the kernel module"
+	@echo "make check       checkpatch + sparse on the kernel module (every series of KVERS)"
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
 	@echo "make dkms-test   dkms build here, dkms install + modprobe rdma_rxe in QEMU"
 	@echo "make deb         Debian packages into build/deb (openverbs-dkms, libopenverbs, -tools, -dev)"
@@ -233,8 +233,13 @@ demo: ensure-setup
 	$(MAKE) kernel userspace
 	$(TOP)/qemu/run --kver=$(KVER) --uverbs=ours --hca=rxe --timeout 600 -- $(TOP)/qemu/demo-guest
 
-check: kernel
+# checkpatch once; sparse against every kernel series of KVERS (the compat
+# layer compiles different code for each).
+check:
 	$(TOP)/kernel/check-style $(TOP)/kernel
+	@$(call each-kver,$(KVERS),$(MAKE) --no-print-directory check-sparse KVER=$$kv)
+
+check-sparse: kernel
 	$(MAKE) -C $(KDIR) M=$(KOBJ) OVB_UAPI=$(TOP)/uapi C=2 W=$(KERNEL_W) modules
 
 # Soft-iWARP (siw.ko) for every kernel of KVERS, from that series'
@@ -254,9 +259,10 @@ debug-kernel:
 		MODULES_KVER=$$(cat $(BUILD)/debug-kernel/release)
 
 # ---------------------------------------------------------------- bench
-# One guest boot, both ib_uverbs modules loaded in turn (bench/guest); the
-# raw results are copied to build/bench/raw, the table and results.json
-# land in build/bench/, and Documentation/performance.md (+ .png) is
+# One guest boot of KVER, both ib_uverbs modules loaded in turn
+# (bench/guest); the raw results are copied to build/bench/KVER/raw, the
+# table and results.json land in build/bench/KVER/, and KVER's series'
+# section of Documentation/performance.md (+ performance-SERIES.png) is
 # rewritten.  See Documentation/performance.md.
 BENCH_ROUNDS ?= 4
 BENCH_CONTROL_ROUNDS ?= 6
@@ -269,24 +275,25 @@ BENCH_LOAD_SECONDS ?= 1
 BENCH_TIMEOUT ?= 3600
 # Debian's python3 (python3-matplotlib draws the chart), not one from PATH.
 BENCH_PYTHON ?= /usr/bin/python3
+BENCH_OUT ?= $(BUILD)/bench/$(KVER)
 
 bench-programs:
 	cmake -S $(TOP)/bench -B $(BUILD)/bench/bin -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD)/bench/bin -j $(JOBS)
 
 bench: kernel userspace bench-programs
-	@rm -rf $(BUILD)/bench/raw
+	@rm -rf $(BENCH_OUT)/raw; mkdir -p $(BENCH_OUT)
 	@status=0; \
 	$(TOP)/qemu/run --kver=$(KVER) --uverbs=none --mem=3072 --timeout $(BENCH_TIMEOUT) -- \
 		env BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONTROL_ROUNDS=$(BENCH_CONTROL_ROUNDS) \
 		BENCH_REPS=$(BENCH_REPS) BENCH_MIN_TIME=$(BENCH_MIN_TIME) BENCH_UCOST_ITERS=$(BENCH_UCOST_ITERS) \
 		BENCH_LOAD_ROUNDS=$(BENCH_LOAD_ROUNDS) BENCH_LOAD_SECONDS=$(BENCH_LOAD_SECONDS) BENCH_SECTIONS="$(BENCH_SECTIONS)" $(TOP)/bench/guest \
-		2> >(tee $(BUILD)/bench/qemu-run.log >&2) || status=$$?; \
-	run=$$(sed -n 's|.*, log \(.*\)/console.log$$|\1|p' $(BUILD)/bench/qemu-run.log); \
-	cp -r $$run/share/bench $(BUILD)/bench/raw || exit 1; \
+		2> >(tee $(BENCH_OUT)/qemu-run.log >&2) || status=$$?; \
+	run=$$(sed -n 's|.*, log \(.*\)/console.log$$|\1|p' $(BENCH_OUT)/qemu-run.log); \
+	cp -r $$run/share/bench $(BENCH_OUT)/raw || exit 1; \
 	BENCH_DATE="$$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	BENCH_COMMIT="$$(git -C $(TOP) describe --always --dirty 2>/dev/null)" \
-		$(BENCH_PYTHON) $(TOP)/bench/report $(BUILD)/bench/raw $(BUILD)/bench \
+		$(BENCH_PYTHON) $(TOP)/bench/report $(BENCH_OUT)/raw $(BENCH_OUT) \
 		--doc $(TOP)/Documentation || exit 1; \
 	exit $$status
 

@@ -402,7 +402,6 @@ static int odp_map_range(struct ib_umem_odp *odp, struct hmm_range *range,
  */
 int ib_umem_odp_map_dma_and_lock(struct ib_umem_odp *umem_odp, u64 user_virt,
 				 u64 bcnt, u64 access_mask, bool fault)
-			__acquires(&umem_odp->umem_mutex)
 {
 	unsigned long page_size = BIT(umem_odp->page_shift);
 	struct mm_struct *mm = umem_odp->umem.owning_mm;

@@ -80,19 +80,35 @@ perftest_row() {
 	awk -v b="$2" '$1 == b && NF >= 5 && $2 ~ /^[0-9]+$/ { print; exit }' "$1"
 }
 
-# bw_ok FILE ITERS: both sides report ITERS messages of 65536 bytes at a
-# positive average bandwidth.
-bw_ok() {
-	local row
-	row=$(perftest_row "$1" 65536)
-	[ -n "$row" ] && awk -v it="$2" '{ exit !($2 == it && $4 > 0) }' <<<"$row"
+# clock_ok FILE: perftest trusted its cycle counter.  On a busy TCG host its
+# frequency estimate fails ("Correlation coefficient r^2 ... < 0.9") and
+# the figures it derives from it come out as 0.00 or nonsense; then only
+# the row itself (bytes and iterations) can be asserted, and a diagnostic
+# line says so.
+clock_ok() {
+	if grep -q 'Correlation coefficient r^2' "$1"; then
+		echo "  # $(basename "$1"): perftest's clock estimate failed (host load); figures not asserted"
+		return 1
+	fi
 }
 
-# lat_ok FILE ITERS: ITERS round trips of 2 bytes, 0 < min <= average.
+# bw_ok FILE ITERS: ITERS messages of 65536 bytes at a positive average
+# bandwidth (any, when perftest's clock failed).
+bw_ok() {
+	local row min=0
+	row=$(perftest_row "$1" 65536)
+	clock_ok "$1" || min=-1
+	[ -n "$row" ] && awk -v it="$2" -v min=$min '{ exit !($2 == it && $4 > min) }' <<<"$row"
+}
+
+# lat_ok FILE ITERS: ITERS round trips of 2 bytes, 0 < min <= average
+# (when perftest's clock held).
 lat_ok() {
-	local row
+	local row clock=1
 	row=$(perftest_row "$1" 2)
-	[ -n "$row" ] && awk -v it="$2" '{ exit !($2 == it && $3 > 0 && $3 <= $6) }' <<<"$row"
+	clock_ok "$1" || clock=0
+	[ -n "$row" ] && awk -v it="$2" -v clock=$clock \
+		'{ exit !($2 == it && (!clock || ($3 > 0 && $3 <= $6))) }' <<<"$row"
 }
 
 echo "TAP version 13"
