@@ -9,7 +9,10 @@
 # (ibv_ud_pingpong: no UD QP; ibv_rc_pingpong: no connection without the
 # CM).  Then the other ib_uverbs (in-tree when ours runs, ours when the
 # in-tree one runs) under the same siw.ko prints the same `ibv_devinfo -v`,
-# and the stack is put back.  TAP 13.
+# and the stack is put back.  TAP 13.  With LD_LIBRARY_PATH at a build of
+# userspace/ the same programs run on openverbs' library and providers/siw,
+# and one check more proves that provider is the one in use
+# (userspace/tests/guest/siw-provider).
 #
 #   qemu/run --uverbs=ours --hca=siw -- build/selftests/rdma_core_siw
 set -u
@@ -117,6 +120,24 @@ fi
 modprobe rdma_ucm
 before=$(rdma_resources "$dev")
 echo "# resources before: $before"
+
+# The library under test: rdma-core's (Debian's libibverbs and libsiw), or
+# openverbs' with its providers/siw when LD_LIBRARY_PATH leads to a build
+# of userspace/ (userspace/tests/guest/siw-provider sets it).  Then one
+# more check: the provider that opens the device is ours (glibc's loader
+# names every library it initialises).
+OPENVERBS_IDENTIFY=1 ibv_devices 2>&1 >/dev/null |
+	grep "^openverbs libibverbs" >"$log/identity"
+if [ -s "$log/identity" ]; then
+	sed 's/^/# library: /' "$log/identity"
+	LD_DEBUG=libs ibv_devinfo -d "$dev" 2>&1 |
+		grep -E "calling init: |PORT_|rror" >"$log/which-provider"
+	grep -q "calling init: .*/libsiw-openverbs\.so" "$log/which-provider" &&
+		grep -q PORT_ACTIVE "$log/which-provider"
+	result $? "openverbs' libibverbs opens $dev with its siw provider" "$log/which-provider"
+else
+	echo "# library: rdma-core's libibverbs and libsiw"
+fi
 
 # ibv_devices: the device with its 16-digit GUID.
 ibv_devices >"$log/devices" 2>&1

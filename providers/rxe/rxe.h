@@ -13,9 +13,11 @@
 #include <openverbs/uverbs-abi.h>
 
 #include "queue.h"
-#include "spinlock.h"
+#include "spinlock.h"	// providers/common
 
 namespace rxe {
+
+using ovb::SpinLock;
 
 // rxe.cpp: the library's services, set by the entry point.
 extern const ovb_core *core;

@@ -4,7 +4,8 @@
 
 Reads one kernel's <rdma/...> headers given (the write() ABI's
 ib_user_verbs.h and rdma_user_rxe.h, the ioctl() ABI's rdma_user_ioctl_cmds.h,
-ib_user_ioctl_cmds.h, ib_user_ioctl_verbs.h and rdma_user_ioctl.h), lists
+ib_user_ioctl_cmds.h, ib_user_ioctl_verbs.h and rdma_user_ioctl.h, and
+siw-abi.h), lists
 every struct/union with every member (members of unnamed nested aggregates
 included, by their access path), every named enum, every enumerator and
 every value #define,
@@ -13,8 +14,10 @@ check of the right kind for each member (M for a scalar, A for an array,
 FLEX/FLEXT for a flexible array, MT for a member of a named struct/union
 type, whose upstream type must be the one the header declares, U/UO for an
 unnamed aggregate; MAS, the weaker offset-and-size check for a renamed or
-retyped member, stands in for a scalar, an array or a typed member), an
-ENUM() check for each named enum and a K() check for each constant (or a
+retyped member, stands in for a scalar, an array or a typed member; KPTR
+for a member that is a kernel pointer, held in a u64 by ours), an ENUM()
+check for each named enum and a K() (KSTR() for a string) check for each
+constant (or a
 NOT_UVERBS() line, for another char device's ioctl numbers that an upstream
 header keeps beside ours; they are listed as TAP comments).
 
@@ -252,11 +255,12 @@ ALLOWED = {
     "array": ("A", "MAS", "SPLIT"),
     "flex": ("FLEX",),
     "anon": ("U", "UO"),
-    "type": ("MT", "MAS"),
+    "type": ("MT", "MAS", "KPTR"),
     "flex:": ("FLEXT",),
 }
 MACROS = ("BEGIN_GROUP", "END_GROUP", "M", "A", "MT", "U", "UO", "FLEX",
-          "FLEXT", "MAS", "SPLIT", "INSIDE", "FLEX_AT", "K", "ENUM",
+          "FLEXT", "MAS", "KPTR", "SPLIT", "INSIDE", "FLEX_AT", "K", "KSTR",
+          "ENUM",
           "NOT_UVERBS")
 # Lines for a reference that lacks one of our members: they check our
 # member against theirs' surroundings and stand for no upstream member.
@@ -328,9 +332,9 @@ def parse_check(path, ref):
             ours_types.add("%s %s" % (args[0], args[1]))
         elif macro == "END_GROUP":
             current = None
-        elif macro == "K" and kept:
+        elif macro in ("K", "KSTR") and kept:
             consts.add(args[1])
-        elif macro == "K":
+        elif macro in ("K", "KSTR"):
             absent.append(("constant", None, args[1]))
         elif macro == "ENUM" and kept:
             enums[args[1]] = args[0]
@@ -344,7 +348,7 @@ def parse_check(path, ref):
         elif macro in OURS_ONLY:
             pass
         else:
-            name = args[1] if macro == "MAS" else args[0]
+            name = args[1] if macro in ("MAS", "KPTR") else args[0]
             if kept:
                 groups[current][name] = (macro, args)
             else:
@@ -462,7 +466,7 @@ def main():
             if t not in compared:     # upstream's enum is unnamed
                 print("# ours only, no upstream counterpart: enum %s" % t)
         checked = set()
-        for m in re.finditer(r"\bK\s*\(\s*(\w+)",
+        for m in re.finditer(r"\bK(?:STR)?\s*\(\s*(\w+)",
                              strip(open(check).read())):
             checked.add(m.group(1))
         for c in ours_consts:

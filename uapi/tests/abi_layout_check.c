@@ -7,7 +7,8 @@
  * reference's: the system's linux-libc-dev, or a linux-headers package's
  * include/uapi, see uapi/Makefile) <rdma/ib_user_verbs.h>, <rdma/rdma_user_rxe.h> (the write() ABI) and
  * <rdma/rdma_user_ioctl.h>, <rdma/ib_user_ioctl_cmds.h>,
- * <rdma/ib_user_ioctl_verbs.h> (the ioctl() ABI) side by side (which by
+ * <rdma/ib_user_ioctl_verbs.h> (the ioctl() ABI), <rdma/siw-abi.h> (siw's
+ * driver ABI) side by side (which by
  * itself proves that the two sets of names do not clash) and compares them
  * with a table: one group per upstream struct or union, one line per member,
  * one ENUM() per named enum and one K() per constant.  Every check is a
@@ -39,7 +40,10 @@
  *   FLEXT(m, ot, tt)  the same for an array of struct: elements ot / tt
  *   MAS(om, tm)       ours' om against theirs' tm where the name or the
  *                     declared type differs: offset and size only
+ *   KPTR(om, tm)      theirs' tm is a kernel pointer that ours carries as
+ *                     the 64-bit om: same offset, and the pointer fits
  *   K(ours, theirs)   a constant (enumerator or #define): same value
+ *   KSTR(ours, theirs)  a string constant: same bytes
  *   ENUM(ours, theirs)  enum ours against enum theirs: same size and
  *                     signedness (the integer type the compiler chose)
  *   NOT_UVERBS(theirs)  a constant of another char device that an upstream
@@ -80,21 +84,25 @@
 #define __DECLARE_FLEX_ARRAY(type, name)	type name[0]
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <type_traits>
 #else
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #endif
 
 #include <openverbs/uverbs-abi.h>
 #include <openverbs/rxe-abi.h>
 #include <openverbs/ioctl-abi.h>
+#include <openverbs/siw-abi.h>
 
 #include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/rdma_user_ioctl.h>
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/siw-abi.h>
 #include <linux/version.h>
 
 #ifdef __cplusplus
@@ -209,6 +217,21 @@ static void constant(const char *ours, const char *theirs, long long o,
 	printf("\n");
 }
 
+static void string_constant(const char *ours, const char *theirs,
+			    const char *o, const char *t)
+{
+	int bad = strcmp(o, t) != 0;
+
+	tests++;
+	if (bad)
+		failures++;
+	printf("%sok %u - %s = %s: \"%s\"", bad ? "not " : "", tests, ours,
+	       theirs, o);
+	if (bad)
+		printf(", upstream \"%s\"", t);
+	printf("\n");
+}
+
 static void enum_type(const char *ours, const char *theirs, size_t o_size,
 		      size_t t_size, int o_signed, int t_signed)
 {
@@ -285,6 +308,16 @@ static void enum_type(const char *ours, const char *theirs, size_t o_size,
 	CHECK(om, tm, sizeof(OURS(om)), sizeof(THEIRS(tm)),		\
 	      __alignof__(OURS(om)), __alignof__(OURS(om)), 1)
 
+#define KPTR(om, tm)							\
+	STATIC_CHECK(offsetof(ovb_o, om) == offsetof(ovb_t, tm),	\
+		     #om ": offset");					\
+	STATIC_CHECK(sizeof(OURS(om)) == 8 &&				\
+		     sizeof(THEIRS(tm)) <= sizeof(OURS(om)),		\
+		     #om ": holds " #tm);				\
+	member(&g, #om, offsetof(ovb_o, om), offsetof(ovb_t, tm),	\
+	       sizeof(OURS(om)), sizeof(OURS(om)), 1, 1,		\
+	       sizeof(THEIRS(tm)) <= sizeof(OURS(om)))
+
 #define FLEX(m)								\
 	ELEMENTS(m, m, SAME_TYPE(__typeof__(OURS(m)[0]),		\
 				 __typeof__(THEIRS(m)[0])))
@@ -297,6 +330,11 @@ static void enum_type(const char *ours, const char *theirs, size_t o_size,
 	STATIC_CHECK((long long)(ours) == (long long)(theirs),		\
 		     #ours " == " #theirs);				\
 	constant(#ours, #theirs, (long long)(ours), (long long)(theirs))
+
+#define KSTR(ours, theirs)						\
+	STATIC_CHECK(sizeof(ours) == sizeof(theirs),			\
+		     #ours ": length");					\
+	string_constant(#ours, #theirs, ours, theirs)
 
 #define ENUM(ours, theirs)						\
 	STATIC_CHECK(sizeof(enum ours) == sizeof(enum theirs),		\
@@ -1151,6 +1189,57 @@ static void structs(void)
 		A(pad_2); M(consumer_index); A(pad_3); FLEX(data);
 	END_GROUP();
 
+	/* ---- siw: <rdma/siw-abi.h> (the same in 6.1 and 6.12) */
+
+	BEGIN_GROUP(struct, ovb_siw_uresp_create_cq, siw_uresp_create_cq);
+		M(cq_id); M(num_cqe); M(cq_key);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_uresp_create_qp, siw_uresp_create_qp);
+		M(qp_id); M(num_sqe); M(num_rqe); M(pad); M(sq_key);
+		M(rq_key);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_ureq_reg_mr, siw_ureq_reg_mr);
+		M(stag_key); A(reserved); M(pad);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_uresp_reg_mr, siw_uresp_reg_mr);
+		M(stag); M(pad);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_uresp_create_srq, siw_uresp_create_srq);
+		M(num_rqe); M(pad); M(srq_key);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_uresp_alloc_ctx, siw_uresp_alloc_ctx);
+		M(dev_id); M(pad);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_sge, siw_sge);
+		M(laddr); M(length); M(lkey);
+	END_GROUP();
+
+	/* sge: arrays of the two sge types, which their own group compares */
+	BEGIN_GROUP(struct, ovb_siw_sqe, siw_sqe);
+		M(id); M(flags); M(num_sge); M(opcode); M(rkey); M(raddr);
+		M(base_mr); MAS(sge, sge); M(access);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_rqe, siw_rqe);
+		M(id); M(flags); M(num_sge); M(opcode); M(unused);
+		MAS(sge, sge);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_cqe, siw_cqe);
+		M(id); M(flags); M(opcode); M(status); M(bytes); M(imm_data);
+		M(inval_stag); KPTR(qp_id, base_qp); M(qp_id);
+	END_GROUP();
+
+	BEGIN_GROUP(struct, ovb_siw_cq_ctrl, siw_cq_ctrl);
+		M(flags); M(pad);
+	END_GROUP();
+
 	/* ---- the uverbs ioctl() ABI: <rdma/rdma_user_ioctl_cmds.h> and
 	 * <rdma/ib_user_ioctl_verbs.h>, in their order */
 
@@ -1470,6 +1559,53 @@ static void constants(void)
 	K(OVB_RAW_PACKET_CAP_DELAY_DROP, IB_UVERBS_RAW_PACKET_CAP_DELAY_DROP);
 	K(OVB_RXE_NETWORK_TYPE_IPV4, RXE_NETWORK_TYPE_IPV4);
 	K(OVB_RXE_NETWORK_TYPE_IPV6, RXE_NETWORK_TYPE_IPV6);
+
+	KSTR(OVB_SIW_NODE_DESC_COMMON, SIW_NODE_DESC_COMMON);
+	K(OVB_SIW_ABI_VERSION, SIW_ABI_VERSION);
+	K(OVB_SIW_MAX_SGE, SIW_MAX_SGE);
+	K(OVB_SIW_UOBJ_MAX_KEY, SIW_UOBJ_MAX_KEY);
+	K(OVB_SIW_INVAL_UOBJ_KEY, SIW_INVAL_UOBJ_KEY);
+	K(OVB_SIW_MAX_INLINE, SIW_MAX_INLINE);
+	ENUM(ovb_siw_opcode, siw_opcode);
+	K(OVB_SIW_OP_WRITE, SIW_OP_WRITE);
+	K(OVB_SIW_OP_READ, SIW_OP_READ);
+	K(OVB_SIW_OP_READ_LOCAL_INV, SIW_OP_READ_LOCAL_INV);
+	K(OVB_SIW_OP_SEND, SIW_OP_SEND);
+	K(OVB_SIW_OP_SEND_WITH_IMM, SIW_OP_SEND_WITH_IMM);
+	K(OVB_SIW_OP_SEND_REMOTE_INV, SIW_OP_SEND_REMOTE_INV);
+	K(OVB_SIW_OP_FETCH_AND_ADD, SIW_OP_FETCH_AND_ADD);
+	K(OVB_SIW_OP_COMP_AND_SWAP, SIW_OP_COMP_AND_SWAP);
+	K(OVB_SIW_OP_RECEIVE, SIW_OP_RECEIVE);
+	K(OVB_SIW_OP_READ_RESPONSE, SIW_OP_READ_RESPONSE);
+	K(OVB_SIW_OP_INVAL_STAG, SIW_OP_INVAL_STAG);
+	K(OVB_SIW_OP_REG_MR, SIW_OP_REG_MR);
+	K(OVB_SIW_NUM_OPCODES, SIW_NUM_OPCODES);
+	ENUM(ovb_siw_wqe_flags, siw_wqe_flags);
+	K(OVB_SIW_WQE_VALID, SIW_WQE_VALID);
+	K(OVB_SIW_WQE_INLINE, SIW_WQE_INLINE);
+	K(OVB_SIW_WQE_SIGNALLED, SIW_WQE_SIGNALLED);
+	K(OVB_SIW_WQE_SOLICITED, SIW_WQE_SOLICITED);
+	K(OVB_SIW_WQE_READ_FENCE, SIW_WQE_READ_FENCE);
+	K(OVB_SIW_WQE_REM_INVAL, SIW_WQE_REM_INVAL);
+	K(OVB_SIW_WQE_COMPLETED, SIW_WQE_COMPLETED);
+	ENUM(ovb_siw_notify_flags, siw_notify_flags);
+	K(OVB_SIW_NOTIFY_NOT, SIW_NOTIFY_NOT);
+	K(OVB_SIW_NOTIFY_SOLICITED, SIW_NOTIFY_SOLICITED);
+	K(OVB_SIW_NOTIFY_NEXT_COMPLETION, SIW_NOTIFY_NEXT_COMPLETION);
+	K(OVB_SIW_NOTIFY_MISSED_EVENTS, SIW_NOTIFY_MISSED_EVENTS);
+	K(OVB_SIW_NOTIFY_ALL, SIW_NOTIFY_ALL);
+	ENUM(ovb_siw_wc_status, siw_wc_status);
+	K(OVB_SIW_WC_SUCCESS, SIW_WC_SUCCESS);
+	K(OVB_SIW_WC_LOC_LEN_ERR, SIW_WC_LOC_LEN_ERR);
+	K(OVB_SIW_WC_LOC_PROT_ERR, SIW_WC_LOC_PROT_ERR);
+	K(OVB_SIW_WC_LOC_QP_OP_ERR, SIW_WC_LOC_QP_OP_ERR);
+	K(OVB_SIW_WC_WR_FLUSH_ERR, SIW_WC_WR_FLUSH_ERR);
+	K(OVB_SIW_WC_BAD_RESP_ERR, SIW_WC_BAD_RESP_ERR);
+	K(OVB_SIW_WC_LOC_ACCESS_ERR, SIW_WC_LOC_ACCESS_ERR);
+	K(OVB_SIW_WC_REM_ACCESS_ERR, SIW_WC_REM_ACCESS_ERR);
+	K(OVB_SIW_WC_REM_INV_REQ_ERR, SIW_WC_REM_INV_REQ_ERR);
+	K(OVB_SIW_WC_GENERAL_ERR, SIW_WC_GENERAL_ERR);
+	K(OVB_SIW_NUM_WC_STATUS, SIW_NUM_WC_STATUS);
 
 	/* ---- the ioctl() ABI, in the order of uapi/openverbs/ioctl-abi.h */
 	K(OVB_IOCTL_MAGIC, RDMA_IOCTL_MAGIC);

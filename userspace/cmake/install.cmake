@@ -47,7 +47,8 @@ set(OVB_HEADERS
 	include/openverbs/provider.h
 	${OPENVERBS_UAPI}/openverbs/uverbs-abi.h
 	${OPENVERBS_UAPI}/openverbs/ioctl-abi.h
-	${OPENVERBS_UAPI}/openverbs/rxe-abi.h)
+	${OPENVERBS_UAPI}/openverbs/rxe-abi.h
+	${OPENVERBS_UAPI}/openverbs/siw-abi.h)
 install(FILES ${OVB_HEADERS}
 	DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/openverbs COMPONENT dev)
 target_include_directories(ibverbs INTERFACE

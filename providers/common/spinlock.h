@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The lock of every rxe queue: a spinlock (as rdma-core's rxe provider
-// uses) and not a mutex, whose lock + unlock costs ~50 instructions more
+// The lock of every ring a provider shares with the kernel (rxe's and
+// siw's queues): a spinlock (as rdma-core's providers use) and not a mutex, whose lock + unlock costs ~50 instructions more
 // per post or poll.  Inline, so the uncontended path is one xchg and one
 // store.  BasicLockable: works with std::lock_guard.
 //
@@ -15,7 +15,7 @@
 
 #include <atomic>
 
-namespace rxe {
+namespace ovb {
 
 class SpinLock {
 public:
@@ -31,4 +31,4 @@ private:
 	std::atomic<bool> held_{false};
 };
 
-} // namespace rxe
+} // namespace ovb
