@@ -190,17 +190,19 @@ struct uverbs_post_arrays {
 static int uverbs_post_locate(struct uverbs_req_iter *iter,
 			      struct uverbs_post_arrays *a)
 {
-	const void __user *p;
+	const void __user *sgls;
+	int ret;
 
-	p = uverbs_request_next_ptr(iter, size_mul(a->wqe_size, a->wr_count));
-	if (IS_ERR(p))
-		return PTR_ERR(p);
-	a->wqes = p;
-	p = uverbs_request_next_ptr(iter, size_mul(a->sge_count,
-						   sizeof(struct ovb_sge)));
-	if (IS_ERR(p))
-		return PTR_ERR(p);
-	a->sgls = p;
+	ret = uverbs_request_take(iter, size_mul(a->wqe_size, a->wr_count),
+				  &a->wqes);
+	if (!ret)
+		ret = uverbs_request_take(iter,
+					  size_mul(a->sge_count,
+						   sizeof(struct ovb_sge)),
+					  &sgls);
+	if (ret)
+		return ret;
+	a->sgls = sgls;
 	return uverbs_request_finish(iter);
 }
 

@@ -430,8 +430,8 @@ struct uverbs_req_iter {
 int uverbs_request_start(struct uverbs_attr_bundle *attrs,
 			 struct uverbs_req_iter *iter, void *req, size_t len);
 int uverbs_request_next(struct uverbs_req_iter *iter, void *val, size_t len);
-const void __user *uverbs_request_next_ptr(struct uverbs_req_iter *iter,
-					   size_t len);
+int uverbs_request_take(struct uverbs_req_iter *iter, size_t len,
+			const void __user **at);
 int uverbs_request_finish(struct uverbs_req_iter *iter);
 
 /* uobject.c: handles, locking, lifetime */

@@ -275,25 +275,30 @@ u32 uverbs_response_length(struct uverbs_attr_bundle *attrs, size_t len)
 	return min_t(size_t, attrs->ucore.outlen, len);
 }
 
-/* The next @len bytes of the request, or ERR_PTR(-ENOSPC) past its end. */
-const void __user *uverbs_request_next_ptr(struct uverbs_req_iter *iter,
-					   size_t len)
+/*
+ * Takes the next @len bytes of the request: *@at is where they start;
+ * ENOSPC past its end.  The address is the user's, unchecked (copying
+ * from it checks it), so it never travels as an ERR_PTR: a user pointer
+ * may lie in the top page, where IS_ERR() would take it for an errno.
+ */
+int uverbs_request_take(struct uverbs_req_iter *iter, size_t len,
+			const void __user **at)
 {
-	size_t left = iter->end - iter->cur;
-
-	if (len > left)
-		return (void __force __user *)ERR_PTR(-ENOSPC);
+	if (len > (size_t)(iter->end - iter->cur))
+		return -ENOSPC;
+	*at = iter->cur;
 	iter->cur += len;
-	return iter->cur - len;
+	return 0;
 }
 
 /* Copies the next @len bytes of the request to @val. */
 int uverbs_request_next(struct uverbs_req_iter *iter, void *val, size_t len)
 {
-	const void __user *at = uverbs_request_next_ptr(iter, len);
+	const void __user *at;
+	int ret = uverbs_request_take(iter, len, &at);
 
-	if (IS_ERR((__force const void *)at))
-		return PTR_ERR((__force const void *)at);
+	if (ret)
+		return ret;
 	return copy_from_user(val, at, len) ? -EFAULT : 0;
 }
 

@@ -458,6 +458,38 @@ TEST_F(ioctl, invoke_write_carries_write_commands)
 	EXPECT_EQ(-EINVAL, ioc_call(self->fd, &c));
 }
 
+/*
+ * A write command's request at the top of the address space, in the page
+ * where kernel error pointers live: copying from it faults (EFAULT, as in
+ * 6.1), it is never taken for an errno.  The request "ends" past the wrap,
+ * so the cursor over the POST_* requests' arrays sees room for them (rxe
+ * serves POST_SEND alone of them: it posts receives from user space).
+ * On the module before this test, POST_SEND answered -8 and -4095.
+ */
+TEST_F(ioctl, invoke_write_request_in_the_top_page_is_efault)
+{
+	static const __u64 tops[] = { ~0ull - 7, ~0ull - 4094 };
+	static const __u32 cmds[] = { IB_USER_VERBS_CMD_POST_SEND,
+				      IB_USER_VERBS_CMD_QUERY_DEVICE };
+	__u8 in[64] = {}, out[512];
+	unsigned int i, j;
+	struct ioc c;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		for (j = 0; j < sizeof(tops) / sizeof(tops[0]); j++) {
+			ioc_init(&c, UVERBS_OBJECT_DEVICE,
+				 UVERBS_METHOD_INVOKE_WRITE);
+			ioc_const(&c, UVERBS_ATTR_WRITE_CMD, cmds[i]);
+			ioc_in(&c, UVERBS_ATTR_CORE_IN, in, sizeof(in));
+			ioc_out(&c, UVERBS_ATTR_CORE_OUT, out, sizeof(out));
+			c.attrs[1].data = tops[j];
+			EXPECT_EQ(-EFAULT, ioc_call(self->fd, &c))
+				TH_LOG("command %u, request at %#llx", cmds[i],
+				       (unsigned long long)tops[j]);
+		}
+	}
+}
+
 TEST_F(ioctl, pd_handles_listed_and_destroyed)
 {
 	__u32 handles[8] = {};

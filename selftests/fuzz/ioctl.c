@@ -10,6 +10,7 @@
  * made one way are used and destroyed the other way.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <rdma/ib_user_ioctl_cmds.h>
@@ -427,6 +428,27 @@ const char *fz_ioctl_method_name(unsigned int id)
 }
 
 /*
+ * What an ioctl that got an errno outside the classes sent (once): the
+ * header and each attribute as the kernel saw them (a write command
+ * tunnelled by INVOKE_WRITE is its WRITE_CMD attribute's value).
+ */
+static void dump_call(const struct io_call *c, const void *at, int ret)
+{
+	static int told;
+	unsigned int i;
+
+	if (__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+		return;
+	printf("# errno %d for object %u method %u, %u attributes, length %u%s\n",
+	       -ret, c->hdr.object_id, c->hdr.method_id, c->hdr.num_attrs,
+	       c->hdr.length, at == c ? "" : " (from a bad pointer)");
+	for (i = 0; i < c->hdr.num_attrs && i < MAX_ATTRS; i++)
+		printf("#   attr %u len %u flags %#x data %#llx\n",
+		       c->attrs[i].attr_id, c->attrs[i].len, c->attrs[i].flags,
+		       (unsigned long long)c->attrs[i].data);
+}
+
+/*
  * One RDMA_VERBS_IOCTL call on @f, mutated when @mutated.  Returns 0 or
  * -errno (or what else ioctl() returned); *@id is the method's table index (for the digest and stats).
  */
@@ -474,8 +496,12 @@ int fz_ioctl(struct fz *fz, struct fz_file *f, int mutated, unsigned int *id)
 	if (mutated && ONE_IN(40))
 		at = (void *)(uintptr_t)arena_bad_ptr(fz);
 	ret = ioctl(f->fd, RDMA_VERBS_IOCTL, at);
-	if (ret < 0)
-		return -errno;
+	if (ret < 0) {
+		ret = -errno;
+		if (fz->concurrent && !fz_errno_expected(-ret))
+			dump_call(&c, at, ret);
+		return ret;
+	}
 	if (!ret)
 		account(f, &c);
 	return ret;
