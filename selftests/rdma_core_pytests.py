@@ -28,7 +28,9 @@ failed the same way in OTHER-RESULTS (the other stack's run) is "not ok
 ... # TODO", a known failure.
 
 compare: every case whose verdict or reason differs between the two
-results, with both tracebacks; exit status 1 when there is one.
+results, with both tracebacks; exit status 1 when there is one.  Cases in
+TIMING_DEPENDENT (their verdict follows the driver's timing on this
+kernel) are told, not compared, and their failures are TODO in tap.
 """
 
 import argparse
@@ -211,6 +213,9 @@ def tap(cases_file, results, first, other=None, other_name=None):
             print(f'ok {n} {name}')
         elif status == 'skip':
             print(f'ok {n} {name} # SKIP {reason}')
+        elif status == 'fail' and case in TIMING_DEPENDENT:
+            print(f'not ok {n} {name} # TODO timing-dependent: {TIMING_DEPENDENT[case]}')
+            sys.stdout.write(commented(tracebacks.get(case, reason)))
         elif status == 'fail' and other_verdicts.get(case) == (status, reason):
             print(f'not ok {n} {name} # TODO fails the same way on the {other_name} '
                   f'ib_uverbs: {reason}')
@@ -225,10 +230,29 @@ def tap(cases_file, results, first, other=None, other_name=None):
     return 0
 
 
+def kernel_at_least(major, minor):
+    release = os.uname().release.split('-')[0].split('.')
+    return tuple(int(x) for x in release[:2]) >= (major, minor)
+
+
+# Cases whose verdict follows the HCA driver's timing, not ib_uverbs: their
+# failures are TODO on either stack and a different verdict is not compared.
+TIMING_DEPENDENT = {
+    'tests.test_cq.CQTest.test_resize_cq':
+        "rxe runs the test's sends from a workqueue since 6.12 (the likely cause); "
+        'shrinking the CQ below them fails only once they completed' if kernel_at_least(6, 12) else None,
+}
+TIMING_DEPENDENT = {c: why for c, why in TIMING_DEPENDENT.items() if why}
+
+
 def compare(results, name, other, other_name):
     mine, my_tracebacks = read_results(results)
     theirs, their_tracebacks = read_results(other)
     differ = sorted(c for c in set(mine) | set(theirs) if mine.get(c) != theirs.get(c))
+    for case in [c for c in differ if c in TIMING_DEPENDENT]:
+        differ.remove(case)
+        print(f'{case}: {name} {mine.get(case, ("none",))[0]}, {other_name} '
+              f'{theirs.get(case, ("none",))[0]}: not compared ({TIMING_DEPENDENT[case]})')
     for case in differ:
         print(f'{case}:')
         for side, verdicts, tracebacks in ((name, mine, my_tracebacks),
