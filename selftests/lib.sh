@@ -38,6 +38,19 @@ wait_listen() {
 	return 1
 }
 
+# wait_port_free PORT [SECONDS]: wait until nothing listens on TCP PORT (an
+# iWARP listener of the previous server goes a moment after its process;
+# a client started meanwhile reaches the old one and is refused).  Fails
+# after SECONDS (default 30).
+wait_port_free() {
+	local port=$1 limit=${2:-30} i
+	for i in $(seq $((limit * 4))); do
+		[ -z "$(ss -ltnH "sport = :$port")" ] && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
 # wait_gid DEV INDEX [SECONDS]: wait until port 1 of DEV has a GID at INDEX
 # (right after a RoCE device appears, ib_core is still filling its table
 # from the netdev's addresses).  Fails after SECONDS (default 10).

@@ -54,6 +54,7 @@ pair() {
 	while [ "$1" != -- ]; do server+=("$1"); shift; done
 	shift
 	client=("$@")
+	wait_port_free "$port" || echo "  # port $port still has a listener before $name"
 	timeout 90 "${server[@]}" >"$log/$name.server" 2>&1 &
 	local spid=$!
 	if [ "$expect" = pass ]; then

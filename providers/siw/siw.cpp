@@ -5,9 +5,10 @@
 // queries, and the ops table.
 #include "siw.h"
 
-#include <cstdio>
 #include <new>
 #include <openverbs/ioctl-abi.h>
+
+#include "device_query.h"	// providers/common
 
 namespace siw {
 
@@ -18,15 +19,7 @@ namespace {
 int query_device_ex(ibv_context *ctx, const ibv_query_device_ex_input *,
 		    ibv_device_attr_ex *attr, size_t attr_size)
 {
-	uint64_t fw;
-	int rc = core->query_device_ex(ctx, attr, attr_size, &fw);
-	if (rc)
-		return rc;
-	std::snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver),
-		      "%d.%d.%d", static_cast<int>((fw >> 32) & 0xffff),
-		      static_cast<int>((fw >> 16) & 0xffff),
-		      static_cast<int>(fw & 0xffff));
-	return 0;
+	return ovb::query_device_ex_with_fw(core, ctx, attr, attr_size);
 }
 
 int query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,
