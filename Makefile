@@ -225,6 +225,7 @@ test: ensure-setup
 	@$(call timed,$(MAKE) all)
 	@$(call timed,$(MAKE) kernel-flavors)
 	@$(call timed,$(MAKE) unit-test)
+	@$(call timed,$(MAKE) deb-lint)
 	@$(call timed,$(MAKE) kabi-check)
 	@$(call timed,$(MAKE) qemu-test)
 	@$(call timed,$(MAKE) dkms-test)
