@@ -18,7 +18,8 @@
 //       times kill -> waitpid (the exiting task releases the uverbs file,
 //       which destroys every object, before it can be reaped), then checks
 //       with `rdma res` that the device's counts are back where they were.
-//       Fastest of REPS repetitions per case.
+//       Fastest of REPS repetitions per case; small cases get more
+//       (REPS x 10000 / N objects, between REPS and 10 x REPS).
 //   ovb-bench-load concurrency SECONDS OUT.json
 //       P processes x T threads (own context per process, shared by its
 //       threads) loop alloc+dealloc PD / create+destroy CQ for SECONDS;
@@ -361,7 +362,10 @@ int run_teardown(int reps, const char *out)
 	for (auto &c : cases) {
 		double best = 0, best_gone = 0;
 		long residual = 0;
-		for (int r = 0; r < reps; r++) {
+		// A small teardown takes a few ms, less than the host's jitter:
+		// it gets more repetitions (10x at 1k objects), up to 10x.
+		int case_reps = std::clamp(static_cast<int>(reps * 10000 / c.n), reps, 10 * reps);
+		for (int r = 0; r < case_reps; r++) {
 			long res;
 			auto [ms, gone] = teardown_once(c, res);
 			if (r == 0 || ms < best) {
