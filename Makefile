@@ -283,7 +283,7 @@ bench-programs:
 	cmake -S $(TOP)/bench -B $(BUILD)/bench/bin -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD)/bench/bin -j $(JOBS)
 
-bench: kernel userspace bench-programs
+bench: kernel userspace bench-programs siw
 	@rm -rf $(BENCH_OUT)/raw; mkdir -p $(BENCH_OUT)
 	@status=0; \
 	$(TOP)/qemu/run --kver=$(KVER) --uverbs=none --mem=3072 --timeout $(BENCH_TIMEOUT) -- \
