@@ -197,8 +197,9 @@ endif
 
 # Two guests over a link (qemu/nodes): every stack pair, library pair and
 # cross-node test; the table goes into Documentation/compatibility.md.
-interop: kernel userspace
+interop: kernel userspace siw
 	$(TOP)/qemu/interop --write-doc --kver=$(KVER) --hca=rxe --timeout=1500
+	$(TOP)/qemu/interop --write-doc --kver=$(KVER) --hca=siw --timeout=1500
 
 # The long fuzzer run (the suite runs it for 20 s); a splat fails it.
 fuzz: kernel selftests
