@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "rdmacore/registry.h"
 #include "sysfs.h"
 
 namespace ovb {
@@ -51,10 +52,9 @@ void register_from(void *handle, const std::string &path)
 	log::debug("provider %s loaded from %s", p->name, path.c_str());
 }
 
-void load_one(const std::string &name)
+// Our provider for a configured name, if there is one.
+bool load_ours(const std::string &name)
 {
-	if (name.empty())
-		return;
 	std::string path = provider_path(name);
 	struct stat st;
 	// A configured name we have no provider for is not an error: the
@@ -62,15 +62,29 @@ void load_one(const std::string &name)
 	if (stat(path.c_str(), &st)) {
 		log::debug("no openverbs provider for '%s' (%s)", name.c_str(),
 			   path.c_str());
-		return;
+		return false;
 	}
 	void *h = dlopen(path.c_str(), RTLD_NOW);
 	if (!h) {
 		log::warning("couldn't load driver '%s': %s\n", path.c_str(),
 			     dlerror());
-		return;
+		return true;
 	}
 	register_from(h, path);
+	return true;
+}
+
+// Each family enabled by OPENVERBS_PROVIDERS gets its plugin for the name
+// (rdma-core's registers itself from its constructor); rdma-core's
+// "couldn't load" warning only when no family has one.
+void load_one(const std::string &name)
+{
+	if (name.empty())
+		return;
+	rdmacore::Families f = rdmacore::families();
+	bool found = f.ours && load_ours(name);
+	if (f.rdmacore)
+		rdmacore::load_plugin(name, !found);
 }
 
 std::string read_modalias(const KernelDevice &d)
