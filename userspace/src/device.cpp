@@ -145,6 +145,19 @@ std::unique_ptr<Device> match_device(const KernelDevice &k)
 	return d;
 }
 
+// The enabled families, preferred first.
+std::vector<ProviderFamily> family_order()
+{
+	rdmacore::Families f = rdmacore::families();
+	std::vector<ProviderFamily> order;
+	if (f.ours)
+		order.push_back(ProviderFamily::openverbs);
+	if (f.rdmacore)
+		order.insert(f.rdmacore_first ? order.begin() : order.end(),
+			     ProviderFamily::rdmacore);
+	return order;
+}
+
 } // namespace
 
 void identify_once()
@@ -177,9 +190,13 @@ int current_devices(std::vector<Device *> &out)
 			if (d->kernel().same(k))
 				dev = d.get();
 		if (!dev) {
+			// As rdma-core, plugins are loaded only for a device
+			// nothing registered claims: the preferred family first.
 			std::unique_ptr<Device> made = match_device(k);
-			if (!made) {
-				load_providers();
+			for (ProviderFamily fam : family_order()) {
+				if (made)
+					break;
+				load_providers(fam);
 				made = match_device(k);
 			}
 			if (!made) {

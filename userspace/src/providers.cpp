@@ -25,7 +25,6 @@ constexpr const char kSuffix[] = "-openverbs.so";
 
 std::vector<const ovb_provider *> g_providers;
 std::mutex g_lock;
-bool g_loaded = false;
 
 bool not_setuid() { return getuid() == geteuid(); }
 
@@ -74,17 +73,38 @@ bool load_ours(const std::string &name)
 	return true;
 }
 
-// Each family enabled by OPENVERBS_PROVIDERS gets its plugin for the name
-// (rdma-core's registers itself from its constructor); rdma-core's
-// "couldn't load" warning only when no family has one.
-void load_one(const std::string &name)
+bool have_ours(const std::string &name)
 {
-	if (name.empty())
-		return;
-	rdmacore::Families f = rdmacore::families();
-	bool found = f.ours && load_ours(name);
-	if (f.rdmacore)
-		rdmacore::load_plugin(name, !found);
+	struct stat st;
+	return !stat(provider_path(name).c_str(), &st);
+}
+
+// Provider names, once: RDMAV_DRIVERS, then our config directory, then
+// rdma-core's.
+const std::vector<std::string> &configured_names()
+{
+	static std::vector<std::string> names;
+	static bool read = false;
+	if (read)
+		return names;
+	read = true;
+	if (not_setuid()) {
+		const char *env = getenv("RDMAV_DRIVERS");
+		if (!env)
+			env = getenv("IBV_DRIVERS");
+		if (env)
+			names = split_driver_list(env);
+	}
+	// rdma-core's directory may be absent when ours is installed: then
+	// its "couldn't open" warning would be noise.
+	std::string ours = config_dir();
+	struct stat st;
+	bool have_dir = !stat(ours.c_str(), &st) && S_ISDIR(st.st_mode);
+	for (auto &n : read_config_dir(ours.c_str(), false))
+		names.push_back(n);
+	for (auto &n : read_config_dir(kRdmaCoreConfigDir, !have_dir))
+		names.push_back(n);
+	return names;
 }
 
 std::string read_modalias(const KernelDevice &d)
@@ -133,31 +153,23 @@ std::string provider_path(const std::string &name)
 	return provider_dir() + "/lib" + name + kSuffix;
 }
 
-void load_providers()
+void load_providers(ProviderFamily family)
 {
 	std::lock_guard<std::mutex> guard(g_lock);
-	if (g_loaded)
+	static bool loaded[2];
+	bool &done = loaded[family == ProviderFamily::rdmacore];
+	if (done)
 		return;
-	g_loaded = true;
-	std::vector<std::string> names;
-	if (not_setuid()) {
-		const char *env = getenv("RDMAV_DRIVERS");
-		if (!env)
-			env = getenv("IBV_DRIVERS");
-		if (env)
-			names = split_driver_list(env);
+	done = true;
+	bool ours_too = rdmacore::families().ours;
+	for (const std::string &n : configured_names()) {
+		if (n.empty())
+			continue;
+		if (family == ProviderFamily::openverbs)
+			load_ours(n);
+		else	// rdma-core's "couldn't load" only where we have none
+			rdmacore::load_plugin(n, !(ours_too && have_ours(n)));
 	}
-	// rdma-core's directory may be absent when ours is installed: then
-	// its "couldn't open" warning would be noise.
-	std::string ours = config_dir();
-	struct stat st;
-	bool have_ours = !stat(ours.c_str(), &st) && S_ISDIR(st.st_mode);
-	for (auto &n : read_config_dir(ours.c_str(), false))
-		names.push_back(n);
-	for (auto &n : read_config_dir(kRdmaCoreConfigDir, !have_ours))
-		names.push_back(n);
-	for (auto &n : names)
-		load_one(n);
 }
 
 const std::vector<const ovb_provider *> &registered_providers()
