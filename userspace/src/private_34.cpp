@@ -20,7 +20,6 @@
 	}
 
 // Commands: rdma-core returns a positive errno from each.
-OVB_PRIVATE(int, execute_ioctl, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_advise_mr, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_alloc_dm, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_close_xrcd, EOPNOTSUPP)
@@ -51,7 +50,6 @@ OVB_PRIVATE(int, ibv_cmd_read_counters, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_reg_dm_mr, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_reg_dmabuf_mr, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_rereg_mr, EOPNOTSUPP)
-OVB_PRIVATE(unsigned int, __ioctl_final_num_attrs, 0)
 
 
 OVB_EXPORT void __verbs_log(void *, uint32_t level, const char *fmt, ...)

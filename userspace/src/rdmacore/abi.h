@@ -15,6 +15,7 @@
 
 #include <infiniband/verbs.h>
 
+#include <openverbs/ioctl-abi.h>
 #include <openverbs/provider.h>
 
 namespace ovb::rdmacore {
@@ -116,6 +117,25 @@ struct VerbsSrq {
 	ibv_cq *cq;
 	uint32_t srq_num;
 };
+
+// struct ibv_command_buffer (rdma-core's cmd_ioctl.h): an ioctl call a
+// provider builds on its stack with rdma-core's inline fill helpers,
+// possibly chained (next) to a buffer of driver attributes, and hands to
+// execute_ioctl.
+struct CommandBuffer {
+	CommandBuffer *next;
+	ovb_ioctl_attr *next_attr;	// one past the last attribute filled
+	ovb_ioctl_attr *last_attr;	// end of the room
+	uint8_t uhw_in_idx;		// kNoUhw, or the UHW_IN attribute
+	uint8_t uhw_out_idx;
+	uint8_t uhw_in_headroom_dwords;
+	uint8_t uhw_out_headroom_dwords;
+	uint8_t buffer_error : 1;	// a fill helper could not marshal
+	uint8_t fallback_require_ex : 1;
+	uint8_t fallback_ioctl_only : 1;
+	ovb_ioctl_hdr hdr;		// attrs[] follow
+};
+constexpr uint8_t kNoUhw = 0xff;
 
 // struct verbs_context_ops, sorted by name as rdma-core keeps it.
 #define OVB_VC(m) decltype(verbs_context::m) m
@@ -221,6 +241,9 @@ static_assert(sizeof(ContextOps) == 76 * sizeof(void *));
 static_assert(offsetof(ContextOps, free_context) == 39 * sizeof(void *));
 static_assert(offsetof(ContextOps, poll_cq) == 53 * sizeof(void *));
 static_assert(offsetof(ContextOps, query_port) == 60 * sizeof(void *));
+static_assert(offsetof(CommandBuffer, uhw_in_idx) == 24);
+static_assert(offsetof(CommandBuffer, hdr) == 32 && sizeof(CommandBuffer) == 56);
+static_assert(sizeof(ovb_ioctl_attr) == 16 && sizeof(ovb_ioctl_hdr) == 24);
 static_assert(sizeof(VerbsMr) == sizeof(ibv_mr) + 8 && offsetof(VerbsMr, mr) == 0);
 static_assert(offsetof(VerbsQp, comp_mask) == sizeof(ibv_qp_ex));
 static_assert(offsetof(VerbsSrq, srq_num) == sizeof(ibv_srq) + 24);
