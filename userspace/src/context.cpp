@@ -42,8 +42,6 @@ int open_cdev(const KernelDevice &k)
 
 } // namespace
 
-namespace {
-
 // The library's part of a new context.
 int init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd)
 {
@@ -91,8 +89,6 @@ int get_context(ibv_context *ctx, ovb_udata *ud)
 	return 0;
 }
 
-} // namespace
-
 int core_open_context(verbs_context *vctx, ibv_device *dev, int cmd_fd,
 		      ovb_udata *ud, int (*check)(verbs_context *),
 		      const ovb_context_ops *ops)
@@ -124,27 +120,34 @@ void core_close_context(verbs_context *vctx)
 	vctx->priv = nullptr;
 }
 
-} // namespace ovb
-
-OVB_EXPORT ibv_context *ibv_open_device(ibv_device *device)
+// Our providers leave cmd_fd to us on failure; rdma-core's close it
+// themselves (its alloc_context owns the fd).
+ibv_context *open_device(ibv_device *device, void *private_data)
 {
-	ovb::Device *d = ovb::Device::from(device);
-	int fd = ovb::open_cdev(d->kernel());
+	Device *d = Device::from(device);
+	int fd = open_cdev(d->kernel());
 	if (fd < 0)
 		return nullptr;
-	verbs_context *vctx = d->provider()->alloc_context(device, fd);
-	if (!vctx) {
-		int saved = errno;
-		close(fd);
-		errno = saved ? saved : ENOMEM;
-		return nullptr;
+	verbs_context *vctx;
+	if (rdmacore::VerbsDevice *v = d->rdmacore()) {
+		vctx = v->ops->alloc_context(device, fd, private_data);
+		if (!vctx)
+			return nullptr;
+	} else {
+		vctx = d->provider()->alloc_context(device, fd);
+		if (!vctx) {
+			int saved = errno;
+			close(fd);
+			errno = saved ? saved : ENOMEM;
+			return nullptr;
+		}
 	}
 	if (vctx->context.async_fd < 0) {
 		// GET_CONTEXT went by ioctl: the async event fd is a method of
 		// its own, with no write() twin (as rdma-core).
-		ovb::ioctl::AsyncAlloc args{};
-		int rc = ovb::cmd::ioctl_only(&vctx->context,
-					      ovb::ioctl::kAsyncAllocM, &args);
+		ioctl::AsyncAlloc args{};
+		int rc = cmd::ioctl_only(&vctx->context, ioctl::kAsyncAllocM,
+					 &args);
 		if (rc) {
 			ibv_close_device(&vctx->context);
 			errno = rc;
@@ -153,6 +156,18 @@ OVB_EXPORT ibv_context *ibv_open_device(ibv_device *device)
 		vctx->context.async_fd = args.fd;
 	}
 	return &vctx->context;
+}
+
+} // namespace ovb
+
+OVB_EXPORT ibv_context *ibv_open_device(ibv_device *device)
+{
+	return ovb::open_device(device, nullptr);
+}
+
+OVB_EXPORT ibv_context *verbs_open_device(ibv_device *device, void *private_data)
+{
+	return ovb::open_device(device, private_data);
 }
 
 OVB_EXPORT int ibv_close_device(ibv_context *ctx)

@@ -12,6 +12,8 @@
 
 #include <openverbs/provider.h>
 
+#include "rdmacore/abi.h"
+
 namespace ovb {
 class Device;
 }
@@ -28,6 +30,9 @@ struct verbs_ex_private {
 	uint32_t unsupported;
 	// GET_CONTEXT's CORE_SUPPORT (0 when it came by write()).
 	uint64_t core_support;
+	// An rdma-core provider's ops, merged over its verbs_set_ops calls
+	// (rdmacore/context.cpp turns them into `ops`); unused for ours.
+	ovb::rdmacore::ContextOps rc_ops;
 };
 
 namespace ovb {
@@ -57,6 +62,13 @@ R call(ibv_context *ctx, R (*ovb_context_ops::*op)(P...), A... args)
 	}
 	return fn(args...);
 }
+
+// context.cpp: the library's part of a new context (closes nothing on
+// failure), GET_CONTEXT with the provider's udata, and ibv_open_device()
+// with rdma-core's private_data (NULL from ibv_open_device()).
+int init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd);
+int get_context(ibv_context *ctx, ovb_udata *ud);
+ibv_context *open_device(ibv_device *device, void *private_data);
 
 // ops.cpp: installs a provider's ops (with add_plain_ops) in a context.
 void install_ops(ibv_context *ctx, const ovb_context_ops *ops);

@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include <openverbs/provider.h>
+#include <openverbs/uverbs-abi.h>
 
 namespace ovb {
 
@@ -16,7 +17,10 @@ int core_open_context(verbs_context *vctx, ibv_device *dev, int cmd_fd,
 		      const ovb_context_ops *ops);
 void core_close_context(verbs_context *vctx);
 
-// core_device.cpp
+// core_device.cpp; _any also hands back the kernel's response (its
+// response_length says how much of it the kernel filled).
+int core_query_device_any(ibv_context *ctx, ibv_device_attr_ex *attr,
+			  size_t attr_size, ovb_ex_query_device_resp &resp);
 int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,
 			 size_t attr_size, uint64_t *raw_fw_ver);
 int core_query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,

@@ -87,44 +87,50 @@ void decode_ex(const ovb_ex_query_device_resp &r, ibv_device_attr_ex &a)
 
 } // namespace
 
-int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,
-			 size_t attr_size, uint64_t *raw_fw_ver)
+int core_query_device_any(ibv_context *ctx, ibv_device_attr_ex *attr,
+			  size_t attr_size, ovb_ex_query_device_resp &resp)
 {
 	ibv_device_attr_ex full{};
-	uint64_t fw = 0;
 	int rc = EOPNOTSUPP;
 
+	resp = {};
 	if (attr_size > sizeof(ibv_device_attr)) {
 		ovb_ex_query_device_req req{};
-		ovb_ex_query_device_resp resp{};
 		rc = cmd::execute(ctx,
 				  cmd::spec<OVB_EX_CMD_QUERY_DEVICE, Framing::extended>(),
 				  req, &resp);
 		if (rc == 0) {
 			decode_base(resp.base, full.orig_attr);
 			decode_ex(resp, full);
-			fw = resp.base.fw_ver;
 		} else if (rc != EOPNOTSUPP && rc != ENOSYS) {
 			return rc;
 		}
 	}
 	if (rc) {
 		ovb_query_device_req req{};
-		ovb_query_device_resp resp{};
+		resp = {};
 		rc = cmd::execute(ctx, cmd::spec<OVB_CMD_QUERY_DEVICE>(),
-				  req, &resp);
+				  req, &resp.base);
 		if (rc)
 			return rc;
-		decode_base(resp, full.orig_attr);
-		fw = resp.fw_ver;
+		decode_base(resp.base, full.orig_attr);
+		resp.response_length = sizeof(resp.base);
 	}
 	const KernelDevice &k = priv(ctx)->device->kernel();
 	full.phys_port_cnt_ex = k.num_ports ? k.num_ports
 					    : full.orig_attr.phys_port_cnt;
 	std::memcpy(attr, &full, attr_size < sizeof(full) ? attr_size : sizeof(full));
-	if (raw_fw_ver)
-		*raw_fw_ver = fw;
 	return 0;
+}
+
+int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,
+			 size_t attr_size, uint64_t *raw_fw_ver)
+{
+	ovb_ex_query_device_resp resp;
+	int rc = core_query_device_any(ctx, attr, attr_size, resp);
+	if (!rc && raw_fw_ver)
+		*raw_fw_ver = resp.base.fw_ver;
+	return rc;
 }
 
 int core_query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,

@@ -16,6 +16,7 @@
 #include "fork.h"
 #include "log.h"
 #include "providers.h"
+#include "rdmacore/registry.h"
 #include "sysfs.h"
 #include "version.h"
 
@@ -86,11 +87,9 @@ void init_once()
 
 } // namespace
 
-Device::Device(const KernelDevice &k, const ovb_provider *p)
-	: kdev_(k), provider_(p)
+// The generic fields of an ibv_device, whoever allocated it.
+static void fill_ibv_device(ibv_device &d, const KernelDevice &k)
 {
-	shell_.self = this;
-	ibv_device &d = shell_.ibv;
 	d.node_type = static_cast<ibv_node_type>(k.node_type);
 	d.transport_type = static_cast<ibv_transport_type>(transport_of(k.node_type));
 	copy_name(d.name, sizeof(d.name), k.ibdev_name);
@@ -98,6 +97,68 @@ Device::Device(const KernelDevice &k, const ovb_provider *p)
 	copy_name(d.dev_path, sizeof(d.dev_path), k.sysfs_path);
 	copy_name(d.ibdev_path, sizeof(d.ibdev_path), k.ibdev_path);
 }
+
+Device::Device(const KernelDevice &k, const ovb_provider *p)
+	: kdev_(k), provider_(p)
+{
+	shell_.self = this;
+	fill_ibv_device(shell_.ibv, k);
+}
+
+Device::Device(const KernelDevice &k, rdmacore::VerbsDevice *v)
+	: kdev_(k), rc_(v)
+{
+	shell_.self = this;
+	fill_ibv_device(v->device, k);
+}
+
+Device *Device::from(ibv_device *d)
+{
+	std::lock_guard<std::mutex> guard(g_lock);
+	for (auto &dev : g_devices)
+		if (dev->ibv() == d)
+			return dev.get();
+	// Not ours: the application's pointer is wrong; fail loudly, as
+	// rdma-core would crash on it too.
+	return reinterpret_cast<DeviceShell *>(d)->self;
+}
+
+namespace {
+
+// A Device for k from the providers registered so far, families in the
+// order OPENVERBS_PROVIDERS prefers.
+std::unique_ptr<Device> match_device(const KernelDevice &k)
+{
+	rdmacore::Families f = rdmacore::families();
+	auto ours = [&]() -> std::unique_ptr<Device> {
+		const ovb_provider *p = f.ours ? match_provider(k) : nullptr;
+		return p ? std::make_unique<Device>(k, p) : nullptr;
+	};
+	auto theirs = [&]() -> std::unique_ptr<Device> {
+		rdmacore::VerbsDevice *v = f.rdmacore ? rdmacore::make_device(k)
+						      : nullptr;
+		return v ? std::make_unique<Device>(k, v) : nullptr;
+	};
+	std::unique_ptr<Device> d = f.rdmacore_first ? theirs() : ours();
+	if (!d)
+		d = f.rdmacore_first ? ours() : theirs();
+	return d;
+}
+
+// The enabled families, preferred first.
+std::vector<ProviderFamily> family_order()
+{
+	rdmacore::Families f = rdmacore::families();
+	std::vector<ProviderFamily> order;
+	if (f.ours)
+		order.push_back(ProviderFamily::openverbs);
+	if (f.rdmacore)
+		order.insert(f.rdmacore_first ? order.begin() : order.end(),
+			     ProviderFamily::rdmacore);
+	return order;
+}
+
+} // namespace
 
 void identify_once()
 {
@@ -129,18 +190,22 @@ int current_devices(std::vector<Device *> &out)
 			if (d->kernel().same(k))
 				dev = d.get();
 		if (!dev) {
-			const ovb_provider *p = match_provider(k);
-			if (!p) {
-				load_providers();
-				p = match_provider(k);
+			// As rdma-core, plugins are loaded only for a device
+			// nothing registered claims: the preferred family first.
+			std::unique_ptr<Device> made = match_device(k);
+			for (ProviderFamily fam : family_order()) {
+				if (made)
+					break;
+				load_providers(fam);
+				made = match_device(k);
 			}
-			if (!p) {
+			if (!made) {
 				if (getenv("IBV_SHOW_WARNINGS"))
 					log::warning("no userspace device-specific driver found for %s\n",
 						     k.ibdev_name.c_str());
 				continue;
 			}
-			g_devices.push_back(std::make_unique<Device>(k, p));
+			g_devices.push_back(std::move(made));
 			dev = g_devices.back().get();
 		}
 		out.push_back(dev);

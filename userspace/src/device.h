@@ -10,33 +10,38 @@
 #include <openverbs/provider.h>
 
 #include "discovery.h"
+#include "rdmacore/abi.h"
 
 namespace ovb {
 
 class Device;
 
-// Standard-layout shell, so ibv_device * converts back to our Device.
+// The ibv_device of a device one of our providers drives.
 struct DeviceShell {
 	ibv_device ibv;
 	Device *self;
 };
 
+// A device is driven either by one of our providers (provider()) or by
+// one of rdma-core's (rdmacore(): the verbs_device its alloc_device made,
+// which is then the ibv_device applications see).
 class Device {
 public:
 	Device(const KernelDevice &k, const ovb_provider *p);
-	ibv_device *ibv() { return &shell_.ibv; }
+	Device(const KernelDevice &k, rdmacore::VerbsDevice *v);
+	ibv_device *ibv() { return rc_ ? &rc_->device : &shell_.ibv; }
 	const KernelDevice &kernel() const { return kdev_; }
 	const ovb_provider *provider() const { return provider_; }
+	rdmacore::VerbsDevice *rdmacore() const { return rc_; }
 
-	static Device *from(ibv_device *d)
-	{
-		return reinterpret_cast<DeviceShell *>(d)->self;
-	}
+	// The Device of an ibv_device the library handed out.
+	static Device *from(ibv_device *d);
 
 private:
 	DeviceShell shell_{};
 	KernelDevice kdev_;
-	const ovb_provider *provider_;
+	const ovb_provider *provider_ = nullptr;
+	rdmacore::VerbsDevice *rc_ = nullptr;
 };
 
 // The current device list (discovers, loads providers as needed).

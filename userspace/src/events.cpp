@@ -9,6 +9,7 @@
 #include <infiniband/verbs.h>
 #include <openverbs/uverbs-abi.h>
 
+#include "context.h"
 #include "export.h"
 
 namespace {
@@ -85,6 +86,9 @@ OVB_EXPORT int ibv_get_async_event(ibv_context *ctx, ibv_async_event *event)
 		event->element.port_num = static_cast<int>(ev.element);
 		break;
 	}
+	// An rdma-core provider's hook (mlx5 marks a fatal device there).
+	if (auto hook = ovb::priv(ctx)->rc_ops.async_event)
+		hook(ctx, event);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "rdmacore/registry.h"
 #include "sysfs.h"
 
 namespace ovb {
@@ -24,7 +25,6 @@ constexpr const char kSuffix[] = "-openverbs.so";
 
 std::vector<const ovb_provider *> g_providers;
 std::mutex g_lock;
-bool g_loaded = false;
 
 bool not_setuid() { return getuid() == geteuid(); }
 
@@ -51,10 +51,9 @@ void register_from(void *handle, const std::string &path)
 	log::debug("provider %s loaded from %s", p->name, path.c_str());
 }
 
-void load_one(const std::string &name)
+// Our provider for a configured name, if there is one.
+bool load_ours(const std::string &name)
 {
-	if (name.empty())
-		return;
 	std::string path = provider_path(name);
 	struct stat st;
 	// A configured name we have no provider for is not an error: the
@@ -62,15 +61,50 @@ void load_one(const std::string &name)
 	if (stat(path.c_str(), &st)) {
 		log::debug("no openverbs provider for '%s' (%s)", name.c_str(),
 			   path.c_str());
-		return;
+		return false;
 	}
 	void *h = dlopen(path.c_str(), RTLD_NOW);
 	if (!h) {
 		log::warning("couldn't load driver '%s': %s\n", path.c_str(),
 			     dlerror());
-		return;
+		return true;
 	}
 	register_from(h, path);
+	return true;
+}
+
+bool have_ours(const std::string &name)
+{
+	struct stat st;
+	return !stat(provider_path(name).c_str(), &st);
+}
+
+// Provider names, once: RDMAV_DRIVERS, then our config directory, then
+// rdma-core's.
+const std::vector<std::string> &configured_names()
+{
+	static std::vector<std::string> names;
+	static bool read = false;
+	if (read)
+		return names;
+	read = true;
+	if (not_setuid()) {
+		const char *env = getenv("RDMAV_DRIVERS");
+		if (!env)
+			env = getenv("IBV_DRIVERS");
+		if (env)
+			names = split_driver_list(env);
+	}
+	// rdma-core's directory may be absent when ours is installed: then
+	// its "couldn't open" warning would be noise.
+	std::string ours = config_dir();
+	struct stat st;
+	bool have_dir = !stat(ours.c_str(), &st) && S_ISDIR(st.st_mode);
+	for (auto &n : read_config_dir(ours.c_str(), false))
+		names.push_back(n);
+	for (auto &n : read_config_dir(kRdmaCoreConfigDir, !have_dir))
+		names.push_back(n);
+	return names;
 }
 
 std::string read_modalias(const KernelDevice &d)
@@ -119,31 +153,23 @@ std::string provider_path(const std::string &name)
 	return provider_dir() + "/lib" + name + kSuffix;
 }
 
-void load_providers()
+void load_providers(ProviderFamily family)
 {
 	std::lock_guard<std::mutex> guard(g_lock);
-	if (g_loaded)
+	static bool loaded[2];
+	bool &done = loaded[family == ProviderFamily::rdmacore];
+	if (done)
 		return;
-	g_loaded = true;
-	std::vector<std::string> names;
-	if (not_setuid()) {
-		const char *env = getenv("RDMAV_DRIVERS");
-		if (!env)
-			env = getenv("IBV_DRIVERS");
-		if (env)
-			names = split_driver_list(env);
+	done = true;
+	bool ours_too = rdmacore::families().ours;
+	for (const std::string &n : configured_names()) {
+		if (n.empty())
+			continue;
+		if (family == ProviderFamily::openverbs)
+			load_ours(n);
+		else	// rdma-core's "couldn't load" only where we have none
+			rdmacore::load_plugin(n, !(ours_too && have_ours(n)));
 	}
-	// rdma-core's directory may be absent when ours is installed: then
-	// its "couldn't open" warning would be noise.
-	std::string ours = config_dir();
-	struct stat st;
-	bool have_ours = !stat(ours.c_str(), &st) && S_ISDIR(st.st_mode);
-	for (auto &n : read_config_dir(ours.c_str(), false))
-		names.push_back(n);
-	for (auto &n : read_config_dir(kRdmaCoreConfigDir, !have_ours))
-		names.push_back(n);
-	for (auto &n : names)
-		load_one(n);
 }
 
 const std::vector<const ovb_provider *> &registered_providers()

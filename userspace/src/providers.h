@@ -45,8 +45,10 @@ std::vector<std::string> split_driver_list(const char *env);
 bool provider_matches(const ovb_provider &p, const KernelDevice &d,
 		      bool by_id, const std::string &modalias);
 
-// Loads every configured provider once; later calls do nothing.
-void load_providers();
+// Loads one family's plugin for every configured name, once per family
+// (rdma-core's register themselves from their constructors).
+enum class ProviderFamily { openverbs, rdmacore };
+void load_providers(ProviderFamily family);
 
 // The providers registered so far (built-in order of loading).
 const std::vector<const ovb_provider *> &registered_providers();

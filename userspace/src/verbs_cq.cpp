@@ -83,6 +83,9 @@ OVB_EXPORT int ibv_get_cq_event(ibv_comp_channel *ch, ibv_cq **cq,
 		return -1;
 	*cq = reinterpret_cast<ibv_cq *>(static_cast<uintptr_t>(ev.cq_handle));
 	*cq_context = (*cq)->cq_context;
+	// An rdma-core provider's hook (mlx4/mlx5 re-arm state there).
+	if (auto hook = ovb::priv((*cq)->context)->rc_ops.cq_event)
+		hook(*cq);
 	return 0;
 }
 

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// rdma-core's ibv_cmd_* for the context, device, port, PD, MR and MW, on
+// our command layer (core_*.cpp).  Each returns 0 or a positive errno
+// (also left in errno), as rdma-core's.
+#include <cerrno>
+#include <cstring>
+
+#include "../context.h"
+#include "../core.h"
+#include "../export.h"
+#include "udata.h"
+
+namespace ovb::rdmacore {
+
+int answer(int rc)
+{
+	if (rc)
+		errno = rc;
+	return rc;
+}
+
+} // namespace ovb::rdmacore
+
+using namespace ovb;
+using namespace ovb::rdmacore;
+
+OVB_EXPORT int ibv_cmd_get_context(verbs_context *vctx, void *cmd,
+				   size_t cmd_size, ovb_get_context_resp *resp,
+				   size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_get_context_req), resp,
+				    resp_size, sizeof(ovb_get_context_resp));
+	ibv_context *ctx = &vctx->context;
+	int rc = get_context(ctx, &ud);
+	if (rc)
+		return answer(rc);
+	if (resp && resp_size >= sizeof(*resp)) {
+		resp->async_fd = static_cast<uint32_t>(ctx->async_fd);
+		resp->num_comp_vectors = static_cast<uint32_t>(ctx->num_comp_vectors);
+	}
+	return 0;
+}
+
+OVB_EXPORT int ibv_cmd_query_device_any(ibv_context *ctx,
+					const ibv_query_device_ex_input *input,
+					ibv_device_attr_ex *attr,
+					size_t attr_size,
+					ovb_ex_query_device_resp *resp,
+					size_t *resp_size)
+{
+	if (input && input->comp_mask)
+		return answer(EINVAL);
+	ovb_ex_query_device_resp raw;
+	int rc = core_query_device_any(ctx, attr, attr_size, raw);
+	if (rc)
+		return answer(rc);
+	if (resp && resp_size) {
+		size_t n = raw.response_length;
+		if (n > *resp_size)
+			n = *resp_size;
+		if (n > sizeof(raw))
+			n = sizeof(raw);
+		std::memcpy(resp, &raw, n);
+		*resp_size = n;
+	}
+	return 0;
+}
+
+OVB_EXPORT int ibv_cmd_query_port(ibv_context *ctx, uint8_t port,
+				  ibv_port_attr *attr, void *, size_t)
+{
+	return answer(core_query_port(ctx, port, attr, sizeof(*attr)));
+}
+
+OVB_EXPORT int ibv_cmd_alloc_pd(ibv_context *ctx, ibv_pd *pd, void *cmd,
+				size_t cmd_size, ovb_alloc_pd_resp *resp,
+				size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_alloc_pd_req), resp, resp_size,
+				    sizeof(ovb_alloc_pd_resp));
+	int rc = core_alloc_pd(ctx, pd, &ud);
+	if (!rc && resp)
+		resp->pd_handle = pd->handle;
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_dealloc_pd(ibv_pd *pd)
+{
+	return answer(core_dealloc_pd(pd));
+}
+
+OVB_EXPORT int ibv_cmd_reg_mr(ibv_pd *pd, void *addr, size_t length,
+			      uint64_t hca_va, int access, VerbsMr *vmr,
+			      void *cmd, size_t cmd_size,
+			      ovb_reg_mr_resp *resp, size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_reg_mr_req), resp, resp_size,
+				    sizeof(ovb_reg_mr_resp));
+	int rc = core_reg_mr(pd, addr, length, hca_va, access, &vmr->mr,
+			     &ud);
+	if (rc)
+		return answer(rc);
+	vmr->mr_type = 0;	// IBV_MR_TYPE_MR
+	vmr->access = access;
+	if (resp) {
+		resp->mr_handle = vmr->mr.handle;
+		resp->lkey = vmr->mr.lkey;
+		resp->rkey = vmr->mr.rkey;
+	}
+	return 0;
+}
+
+OVB_EXPORT int ibv_cmd_dereg_mr(VerbsMr *vmr)
+{
+	return answer(core_dereg_mr(&vmr->mr));
+}
+
+OVB_EXPORT int ibv_cmd_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw,
+				void *cmd, size_t cmd_size,
+				ovb_alloc_mw_resp *resp, size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_alloc_mw_req), resp, resp_size,
+				    sizeof(ovb_alloc_mw_resp));
+	int rc = core_alloc_mw(pd, type, mw, &ud);
+	if (!rc && resp) {
+		resp->mw_handle = mw->handle;
+		resp->rkey = mw->rkey;
+	}
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_dealloc_mw(ibv_mw *mw)
+{
+	return answer(core_dealloc_mw(mw));
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// rdma-core's ibv_cmd_* for CQs, SRQs, QPs, AHs and multicast, on our
+// command layer.  The extended creates take what the core commands carry:
+// attributes that need the kernel's extended requests (QP create flags,
+// RSS, XRC, CQ flags the kernel must see) answer EOPNOTSUPP for now.
+#include <cerrno>
+#include <cstring>
+
+#include "../context.h"
+#include "../core.h"
+#include "../export.h"
+#include "../objects.h"
+#include "udata.h"
+
+namespace ovb::rdmacore {
+
+int answer(int rc);	// cmd_context.cpp
+
+namespace {
+
+// rdma-core's CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX: the provider makes its
+// own timestamps, the kernel need not be asked.
+constexpr uint32_t kTsIgnored = 1;
+
+void fill_qp_resp(ovb_create_qp_resp *r, const ibv_qp *qp,
+		  const ibv_qp_cap &cap)
+{
+	r->qp_handle = qp->handle;
+	r->qpn = qp->qp_num;
+	r->max_send_wr = cap.max_send_wr;
+	r->max_recv_wr = cap.max_recv_wr;
+	r->max_send_sge = cap.max_send_sge;
+	r->max_recv_sge = cap.max_recv_sge;
+	r->max_inline_data = cap.max_inline_data;
+}
+
+// ibv_cmd_create_qp_ex{,2}: the basic attributes of an extended request.
+int create_qp_from_ex(ibv_qp_init_attr_ex *ax, VerbsQp *vqp, uint32_t allowed,
+		      ovb_udata *ud)
+{
+	if (ax->comp_mask & ~allowed)
+		return EINVAL;
+	constexpr uint32_t kNeedsExtended =
+		IBV_QP_INIT_ATTR_XRCD | IBV_QP_INIT_ATTR_IND_TABLE |
+		IBV_QP_INIT_ATTR_RX_HASH | IBV_QP_INIT_ATTR_MAX_TSO_HEADER;
+	if ((ax->comp_mask & kNeedsExtended) ||
+	    ((ax->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) && ax->create_flags))
+		return EOPNOTSUPP;
+	if (!(ax->comp_mask & IBV_QP_INIT_ATTR_PD) || !ax->pd)
+		return EINVAL;
+	ibv_qp_init_attr basic{};
+	basic.qp_context = ax->qp_context;
+	basic.send_cq = ax->send_cq;
+	basic.recv_cq = ax->recv_cq;
+	basic.srq = ax->srq;
+	basic.cap = ax->cap;
+	basic.qp_type = ax->qp_type;
+	basic.sq_sig_all = ax->sq_sig_all;
+	int rc = core_create_qp(ax->pd, &vqp->qp, &basic, ud);
+	if (rc)
+		return rc;
+	ax->cap = basic.cap;
+	vqp->comp_mask = 0;
+	vqp->xrcd = nullptr;
+	return 0;
+}
+
+} // namespace
+
+} // namespace ovb::rdmacore
+
+using namespace ovb;
+using namespace ovb::rdmacore;
+
+OVB_EXPORT int ibv_cmd_create_cq(ibv_context *ctx, int cqe,
+				 ibv_comp_channel *channel, int comp_vector,
+				 ibv_cq *cq, void *cmd, size_t cmd_size,
+				 ovb_create_cq_resp *resp, size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_create_cq_req), resp, resp_size,
+				    sizeof(ovb_create_cq_resp));
+	int rc = core_create_cq(ctx, cqe, channel, comp_vector, cq, &ud);
+	if (!rc && resp) {
+		resp->cq_handle = cq->handle;
+		resp->cqe = static_cast<uint32_t>(cq->cqe);
+	}
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_create_cq_ex(ibv_context *ctx,
+				    const ibv_cq_init_attr_ex *attr,
+				    ibv_cq_ex *cq, void *cmd, size_t cmd_size,
+				    ovb_ex_create_cq_resp *resp,
+				    size_t resp_size, uint32_t cmd_flags)
+{
+	if (attr->comp_mask &
+	    ~static_cast<uint32_t>(IBV_CQ_INIT_ATTR_MASK_FLAGS |
+				   IBV_CQ_INIT_ATTR_MASK_PD))
+		return answer(EOPNOTSUPP);
+	bool timestamps = attr->wc_flags & (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+					    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK);
+	bool overrun = (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+		       (attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN);
+	// Kernel CQ flags are not carried by our core create yet.
+	if (overrun || (timestamps && !(cmd_flags & kTsIgnored)))
+		return answer(EOPNOTSUPP);
+	ovb_udata ud = driver_udata(cmd, cmd_size, kExCmdHdr,
+				    sizeof(ovb_ex_create_cq_req), resp,
+				    resp_size, sizeof(ovb_ex_create_cq_resp));
+	ibv_cq *base = ibv_cq_ex_to_cq(cq);
+	int rc = core_create_cq(ctx, static_cast<int>(attr->cqe),
+				attr->channel, static_cast<int>(attr->comp_vector),
+				base, &ud);
+	if (!rc && resp) {
+		resp->base.cq_handle = base->handle;
+		resp->base.cqe = static_cast<uint32_t>(base->cqe);
+		resp->response_length = sizeof(*resp);
+	}
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_req_notify_cq(ibv_cq *cq, int solicited_only)
+{
+	return answer(core_req_notify_cq(cq, solicited_only));
+}
+
+OVB_EXPORT int ibv_cmd_resize_cq(ibv_cq *cq, int cqe, void *cmd,
+				 size_t cmd_size, ovb_resize_cq_resp *resp,
+				 size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_resize_cq_req), resp, resp_size,
+				    sizeof(ovb_resize_cq_resp));
+	int rc = core_resize_cq(cq, cqe, &ud);
+	if (!rc && resp)
+		resp->cqe = static_cast<uint32_t>(cq->cqe);
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_destroy_cq(ibv_cq *cq)
+{
+	return answer(core_destroy_cq(cq));
+}
+
+OVB_EXPORT int ibv_cmd_create_srq(ibv_pd *pd, ibv_srq *srq,
+				  ibv_srq_init_attr *attr, void *cmd,
+				  size_t cmd_size, ovb_create_srq_resp *resp,
+				  size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_create_srq_req), resp, resp_size,
+				    sizeof(ovb_create_srq_resp));
+	uint32_t srq_num = 0;
+	int rc = core_create_srq(pd, srq, attr, &srq_num, &ud);
+	if (!rc && resp) {
+		resp->srq_handle = srq->handle;
+		resp->max_wr = attr->attr.max_wr;
+		resp->max_sge = attr->attr.max_sge;
+		resp->srqn = srq_num;
+	}
+	return answer(rc);
+}
+
+// Basic SRQs only so far (XRC and tag-matching need the extended create).
+// The provider's create_srq_ex is called by the application directly, so
+// the generic fields are set here, as rdma-core's command does.
+OVB_EXPORT int ibv_cmd_create_srq_ex(ibv_context *ctx, VerbsSrq *vsrq,
+				     ibv_srq_init_attr_ex *ax, void *cmd,
+				     size_t cmd_size,
+				     ovb_create_srq_resp *resp,
+				     size_t resp_size)
+{
+	uint32_t mask = ax->comp_mask;
+	if (!(mask & IBV_SRQ_INIT_ATTR_PD) || !ax->pd)
+		return answer(EINVAL);
+	if ((mask & IBV_SRQ_INIT_ATTR_TYPE) && ax->srq_type != IBV_SRQT_BASIC)
+		return answer(EOPNOTSUPP);
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_create_xsrq_req), resp,
+				    resp_size, sizeof(ovb_create_srq_resp));
+	ibv_srq_init_attr basic{};
+	basic.srq_context = ax->srq_context;
+	basic.attr = ax->attr;
+	uint32_t srq_num = 0;
+	int rc = core_create_srq(ax->pd, &vsrq->srq, &basic, &srq_num, &ud);
+	if (rc)
+		return answer(rc);
+	ax->attr = basic.attr;
+	init_srq_fields(&vsrq->srq, ctx, ax->srq_context);
+	vsrq->srq_type = IBV_SRQT_BASIC;
+	vsrq->xrcd = nullptr;
+	vsrq->cq = nullptr;
+	vsrq->srq_num = srq_num;
+	if (resp) {
+		resp->srq_handle = vsrq->srq.handle;
+		resp->max_wr = basic.attr.max_wr;
+		resp->max_sge = basic.attr.max_sge;
+		resp->srqn = srq_num;
+	}
+	return 0;
+}
+
+OVB_EXPORT int ibv_cmd_modify_srq(ibv_srq *srq, ibv_srq_attr *attr, int mask,
+				  void *cmd, size_t cmd_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_modify_srq_req), nullptr, 0, 0);
+	return answer(core_modify_srq(srq, attr, mask, &ud));
+}
+
+OVB_EXPORT int ibv_cmd_query_srq(ibv_srq *srq, ibv_srq_attr *attr, void *,
+				 size_t)
+{
+	return answer(core_query_srq(srq, attr));
+}
+
+OVB_EXPORT int ibv_cmd_destroy_srq(ibv_srq *srq)
+{
+	return answer(core_destroy_srq(srq));
+}
+
+OVB_EXPORT int ibv_cmd_create_qp(ibv_pd *pd, ibv_qp *qp,
+				 ibv_qp_init_attr *attr, void *cmd,
+				 size_t cmd_size, ovb_create_qp_resp *resp,
+				 size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_create_qp_req), resp, resp_size,
+				    sizeof(ovb_create_qp_resp));
+	int rc = core_create_qp(pd, qp, attr, &ud);
+	if (!rc && resp)
+		fill_qp_resp(resp, qp, attr->cap);
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_create_qp_ex(ibv_context *, VerbsQp *vqp,
+				    ibv_qp_init_attr_ex *ax, void *cmd,
+				    size_t cmd_size, ovb_create_qp_resp *resp,
+				    size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_create_qp_req), resp, resp_size,
+				    sizeof(ovb_create_qp_resp));
+	int rc = create_qp_from_ex(ax, vqp,
+				   IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
+					   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+				   &ud);
+	if (!rc && resp)
+		fill_qp_resp(resp, &vqp->qp, ax->cap);
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_create_qp_ex2(ibv_context *, VerbsQp *vqp,
+				     ibv_qp_init_attr_ex *ax, void *cmd,
+				     size_t cmd_size,
+				     ovb_ex_create_qp_resp *resp,
+				     size_t resp_size)
+{
+	ovb_udata ud = driver_udata(cmd, cmd_size, kExCmdHdr,
+				    sizeof(ovb_ex_create_qp_req), resp,
+				    resp_size, sizeof(ovb_ex_create_qp_resp));
+	int rc = create_qp_from_ex(
+		ax, vqp,
+		IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
+			IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
+			IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH |
+			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		&ud);
+	if (!rc && resp) {
+		fill_qp_resp(&resp->base, &vqp->qp, ax->cap);
+		resp->response_length = sizeof(*resp);
+	}
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+				ibv_qp_init_attr *init_attr, void *, size_t)
+{
+	return answer(core_query_qp(qp, attr, mask, init_attr));
+}
+
+OVB_EXPORT int ibv_cmd_modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+				 void *, size_t)
+{
+	return answer(core_modify_qp(qp, attr, mask));
+}
+
+OVB_EXPORT int ibv_cmd_destroy_qp(ibv_qp *qp)
+{
+	return answer(core_destroy_qp(qp));
+}
+
+OVB_EXPORT int ibv_cmd_create_ah(ibv_pd *pd, ibv_ah *ah, ibv_ah_attr *attr,
+				 ovb_create_ah_resp *resp, size_t resp_size)
+{
+	ovb_udata ud = driver_udata(nullptr, 0, 0, 0, resp, resp_size,
+				    sizeof(ovb_create_ah_resp));
+	int rc = core_create_ah(pd, ah, attr, &ud);
+	if (!rc && resp)
+		resp->ah_handle = ah->handle;
+	return answer(rc);
+}
+
+OVB_EXPORT int ibv_cmd_destroy_ah(ibv_ah *ah)
+{
+	return answer(core_destroy_ah(ah));
+}
+
+OVB_EXPORT int ibv_cmd_attach_mcast(ibv_qp *qp, const ibv_gid *gid,
+				    uint16_t lid)
+{
+	return answer(core_attach_mcast(qp, gid, lid));
+}
+
+OVB_EXPORT int ibv_cmd_detach_mcast(ibv_qp *qp, const ibv_gid *gid,
+				    uint16_t lid)
+{
+	return answer(core_detach_mcast(qp, gid, lid));
+}
