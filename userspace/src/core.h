@@ -18,9 +18,11 @@ int core_open_context(verbs_context *vctx, ibv_device *dev, int cmd_fd,
 void core_close_context(verbs_context *vctx);
 
 // core_device.cpp; _any also hands back the kernel's response (its
-// response_length says how much of it the kernel filled).
+// response_length says how much of it the kernel filled) and, with ud,
+// the driver's part of the extended command's response.
 int core_query_device_any(ibv_context *ctx, ibv_device_attr_ex *attr,
-			  size_t attr_size, ovb_ex_query_device_resp &resp);
+			  size_t attr_size, ovb_ex_query_device_resp &resp,
+			  const ovb_udata *ud = nullptr);
 int core_query_device_ex(ibv_context *ctx, ibv_device_attr_ex *attr,
 			 size_t attr_size, uint64_t *raw_fw_ver);
 int core_query_port(ibv_context *ctx, uint8_t port, ibv_port_attr *attr,
@@ -48,6 +50,12 @@ int core_create_qp(ibv_pd *pd, ibv_qp *qp, ibv_qp_init_attr *attr,
 int core_query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 		  ibv_qp_init_attr *init_attr);
 int core_modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask);
+// The same with the driver's request data (rdma-core's providers).
+int core_modify_qp_ud(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+		      const ovb_udata *ud);
+// The extended MODIFY_QP (rate limit, driver data both ways).
+int core_modify_qp_ex(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+		      ovb_ex_modify_qp_resp *resp, const ovb_udata *ud);
 int core_destroy_qp(ibv_qp *qp);
 int core_attach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid);
 int core_detach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid);

@@ -88,7 +88,8 @@ void decode_ex(const ovb_ex_query_device_resp &r, ibv_device_attr_ex &a)
 } // namespace
 
 int core_query_device_any(ibv_context *ctx, ibv_device_attr_ex *attr,
-			  size_t attr_size, ovb_ex_query_device_resp &resp)
+			  size_t attr_size, ovb_ex_query_device_resp &resp,
+			  const ovb_udata *ud)
 {
 	ibv_device_attr_ex full{};
 	int rc = EOPNOTSUPP;
@@ -98,7 +99,7 @@ int core_query_device_any(ibv_context *ctx, ibv_device_attr_ex *attr,
 		ovb_ex_query_device_req req{};
 		rc = cmd::execute(ctx,
 				  cmd::spec<OVB_EX_CMD_QUERY_DEVICE, Framing::extended>(),
-				  req, &resp);
+				  req, &resp, ud);
 		if (rc == 0) {
 			decode_base(resp.base, full.orig_attr);
 			decode_ex(resp, full);

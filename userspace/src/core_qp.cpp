@@ -134,11 +134,36 @@ int core_query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 
 int core_modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask)
 {
+	return core_modify_qp_ud(qp, attr, mask, nullptr);
+}
+
+int core_modify_qp_ud(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+		      const ovb_udata *ud)
+{
 	ovb_modify_qp_req req{};
 	encode_modify_qp(*attr, mask, req);
 	req.qp_handle = qp->handle;
 	int rc = cmd::execute(qp->context, cmd::spec<OVB_CMD_MODIFY_QP>(),
-			      req, nullptr);
+			      req, nullptr, ud);
+	if (rc)
+		return rc;
+	if (mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
+	return 0;
+}
+
+int core_modify_qp_ex(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+		      ovb_ex_modify_qp_resp *resp, const ovb_udata *ud)
+{
+	ovb_ex_modify_qp_req req{};
+	encode_modify_qp(*attr, mask, req.base);
+	req.base.qp_handle = qp->handle;
+	if (mask & IBV_QP_RATE_LIMIT)
+		req.rate_limit = attr->rate_limit;
+	ovb_ex_modify_qp_resp room{};
+	int rc = cmd::execute(qp->context,
+			      cmd::spec<OVB_EX_CMD_MODIFY_QP, cmd::Framing::extended>(),
+			      req, resp ? resp : &room, ud);
 	if (rc)
 		return rc;
 	if (mask & IBV_QP_STATE)

@@ -22,6 +22,8 @@
 
 namespace ovb {
 
+extern "C" bool verbs_allow_disassociate_destroy;	// private_34.cpp
+
 namespace {
 
 std::mutex g_lock;
@@ -79,6 +81,11 @@ void init_once()
 		if (env_set("RDMAV_FORK_SAFE") || env_set("IBV_FORK_SAFE"))
 			if (ibv_fork_init())
 				log::warning("fork()-safety requested but init failed\n");
+		// rdma-core's switch (and mlx4's older name for it): destroys
+		// after a hot-unplug succeed (rdmacore/cmd_context.cpp).
+		verbs_allow_disassociate_destroy =
+			env_set("RDMAV_ALLOW_DISASSOC_DESTROY") ||
+			env_set("MLX4_DEVICE_FATAL_CLEANUP");
 		check_memlock_limit();
 		log::init();
 		identify_once();

@@ -9,6 +9,8 @@
 #include <cstdarg>
 #include <cstdint>
 
+#include <infiniband/verbs.h>
+
 #include "export.h"
 #include "log.h"
 
@@ -36,14 +38,31 @@ OVB_PRIVATE(int, ibv_cmd_destroy_wq, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_free_dm, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_modify_cq, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_modify_flow_action_esp, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_modify_qp_ex, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_modify_wq, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_open_qp, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_open_xrcd, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_poll_cq, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_post_recv, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_post_send, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_post_srq_recv, EOPNOTSUPP)
+
+// Posting through the kernel (hfi1, qib): not yet; the first WR is the
+// one refused, as the caller expects *bad to say.
+OVB_EXPORT int ibv_cmd_post_send(ibv_qp *, ibv_send_wr *wr, ibv_send_wr **bad)
+{
+	*bad = wr;
+	return EOPNOTSUPP;
+}
+
+OVB_EXPORT int ibv_cmd_post_recv(ibv_qp *, ibv_recv_wr *wr, ibv_recv_wr **bad)
+{
+	*bad = wr;
+	return EOPNOTSUPP;
+}
+
+OVB_EXPORT int ibv_cmd_post_srq_recv(ibv_srq *, ibv_recv_wr *wr,
+				     ibv_recv_wr **bad)
+{
+	*bad = wr;
+	return EOPNOTSUPP;
+}
 OVB_PRIVATE(int, ibv_cmd_query_context, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_query_mr, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_read_counters, EOPNOTSUPP)

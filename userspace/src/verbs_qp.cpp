@@ -4,6 +4,7 @@
 #include <cerrno>
 
 #include "context.h"
+#include "device.h"
 #include "export.h"
 #include "objects.h"
 
@@ -49,20 +50,21 @@ OVB_EXPORT int ibv_detach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid)
 	return ovb::call(qp->context, &ovb_context_ops::detach_mcast, qp, gid, lid);
 }
 
-// Extended QPs: a provider that makes them embeds struct ibv_qp_ex and sets
-// comp_mask; there is nothing else to find.
+// Extended QPs: only a QP created with extended send ops has them, else
+// NULL, as rdma-core.  rdma-core's providers say so in struct verbs_qp
+// (VERBS_QP_EX); ours embed struct ibv_qp_ex when they have create_qp_ex,
+// and install wr_start with the send ops.
 OVB_EXPORT ibv_qp_ex *ibv_qp_to_qp_ex(ibv_qp *qp)
 {
-	struct verbs_qp_view {
-		union {
-			ibv_qp qp;
-			ibv_qp_ex qp_ex;
-		};
-	};
-	auto *v = reinterpret_cast<verbs_qp_view *>(qp);
-	if (ovb::priv(qp->context)->ops.create_qp_ex == nullptr)
+	verbs_ex_private *p = ovb::priv(qp->context);
+	if (p->device->rdmacore()) {
+		auto *v = reinterpret_cast<ovb::rdmacore::VerbsQp *>(qp);
+		return (v->comp_mask & ovb::rdmacore::kVerbsQpEx) ? &v->qp_ex : nullptr;
+	}
+	if (p->ops.create_qp_ex == nullptr)
 		return nullptr;
-	return &v->qp_ex;
+	auto *ex = reinterpret_cast<ibv_qp_ex *>(qp);
+	return ex->wr_start ? ex : nullptr;
 }
 
 OVB_EXPORT int ibv_query_qp_data_in_order(ibv_qp *, ibv_wr_opcode, uint32_t)

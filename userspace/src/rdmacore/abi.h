@@ -106,9 +106,13 @@ struct VerbsQp {
 		ibv_qp qp;
 		ibv_qp_ex qp_ex;
 	};
-	uint32_t comp_mask;
+	uint32_t comp_mask;	// kVerbsQpXrcd, kVerbsQpEx
 	void *xrcd;		// struct verbs_xrcd *
 };
+// VERBS_QP_XRCD, VERBS_QP_EX: the provider made the QP with an XRC domain,
+// with extended send ops (ibv_qp_to_qp_ex() answers only then).
+constexpr uint32_t kVerbsQpXrcd = 1u << 0;
+constexpr uint32_t kVerbsQpEx = 1u << 1;
 
 struct VerbsSrq {
 	ibv_srq srq;

@@ -11,6 +11,8 @@
 #include "../export.h"
 #include "udata.h"
 
+extern "C" bool verbs_allow_disassociate_destroy;	// private_34.cpp
+
 namespace ovb::rdmacore {
 
 int answer(int rc)
@@ -18,6 +20,16 @@ int answer(int rc)
 	if (rc)
 		errno = rc;
 	return rc;
+}
+
+// A destroy after a hot-unplug (EIO) counts as done when the application
+// allows it (RDMAV_ALLOW_DISASSOC_DESTROY), so the provider frees its
+// object, as rdma-core's destroys do.
+int destroyed(int rc)
+{
+	if (rc == EIO && verbs_allow_disassociate_destroy)
+		rc = 0;
+	return answer(rc);
 }
 
 } // namespace ovb::rdmacore
@@ -52,18 +64,26 @@ OVB_EXPORT int ibv_cmd_query_device_any(ibv_context *ctx,
 {
 	if (input && input->comp_mask)
 		return answer(EINVAL);
+	if (attr_size < sizeof(attr->orig_attr))
+		return answer(EINVAL);
+	std::memset(attr, 0, attr_size);
+	// The provider's response struct is the kernel's core response with
+	// its driver's after it (efa's limits, mlx5's capabilities): the
+	// extended command asks for both.
+	ovb_udata ud{};
+	if (resp && resp_size)
+		ud = driver_udata(nullptr, 0, 0, 0, resp, *resp_size,
+				  sizeof(ovb_ex_query_device_resp));
 	ovb_ex_query_device_resp raw;
-	int rc = core_query_device_any(ctx, attr, attr_size, raw);
+	int rc = core_query_device_any(ctx, attr, attr_size, raw, &ud);
 	if (rc)
 		return answer(rc);
 	if (resp && resp_size) {
-		size_t n = raw.response_length;
+		size_t n = sizeof(raw);
 		if (n > *resp_size)
 			n = *resp_size;
-		if (n > sizeof(raw))
-			n = sizeof(raw);
 		std::memcpy(resp, &raw, n);
-		*resp_size = n;
+		*resp_size = raw.response_length;
 	}
 	return 0;
 }
@@ -89,7 +109,7 @@ OVB_EXPORT int ibv_cmd_alloc_pd(ibv_context *ctx, ibv_pd *pd, void *cmd,
 
 OVB_EXPORT int ibv_cmd_dealloc_pd(ibv_pd *pd)
 {
-	return answer(core_dealloc_pd(pd));
+	return destroyed(core_dealloc_pd(pd));
 }
 
 OVB_EXPORT int ibv_cmd_reg_mr(ibv_pd *pd, void *addr, size_t length,
@@ -116,7 +136,7 @@ OVB_EXPORT int ibv_cmd_reg_mr(ibv_pd *pd, void *addr, size_t length,
 
 OVB_EXPORT int ibv_cmd_dereg_mr(VerbsMr *vmr)
 {
-	return answer(core_dereg_mr(&vmr->mr));
+	return destroyed(core_dereg_mr(&vmr->mr));
 }
 
 OVB_EXPORT int ibv_cmd_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw,
@@ -136,5 +156,5 @@ OVB_EXPORT int ibv_cmd_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw,
 
 OVB_EXPORT int ibv_cmd_dealloc_mw(ibv_mw *mw)
 {
-	return answer(core_dealloc_mw(mw));
+	return destroyed(core_dealloc_mw(mw));
 }

@@ -16,6 +16,7 @@
 namespace ovb::rdmacore {
 
 int answer(int rc);	// cmd_context.cpp
+int destroyed(int rc);
 
 namespace {
 
@@ -141,7 +142,7 @@ OVB_EXPORT int ibv_cmd_resize_cq(ibv_cq *cq, int cqe, void *cmd,
 
 OVB_EXPORT int ibv_cmd_destroy_cq(ibv_cq *cq)
 {
-	return answer(core_destroy_cq(cq));
+	return destroyed(core_destroy_cq(cq));
 }
 
 OVB_EXPORT int ibv_cmd_create_srq(ibv_pd *pd, ibv_srq *srq,
@@ -218,7 +219,7 @@ OVB_EXPORT int ibv_cmd_query_srq(ibv_srq *srq, ibv_srq_attr *attr, void *,
 
 OVB_EXPORT int ibv_cmd_destroy_srq(ibv_srq *srq)
 {
-	return answer(core_destroy_srq(srq));
+	return destroyed(core_destroy_srq(srq));
 }
 
 OVB_EXPORT int ibv_cmd_create_qp(ibv_pd *pd, ibv_qp *qp,
@@ -282,15 +283,43 @@ OVB_EXPORT int ibv_cmd_query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 	return answer(core_query_qp(qp, attr, mask, init_attr));
 }
 
+// cmd: rdma-core's struct ibv_modify_qp (write header, core request)
+// with the provider's data after it.
 OVB_EXPORT int ibv_cmd_modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
-				 void *, size_t)
+				 void *cmd, size_t cmd_size)
 {
-	return answer(core_modify_qp(qp, attr, mask));
+	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
+				    sizeof(ovb_modify_qp_req), nullptr, 0, 0);
+	return answer(core_modify_qp_ud(qp, attr, mask, &ud));
+}
+
+// cmd: struct ibv_modify_qp_ex (extended header, core request with the
+// rate limit) and the provider's data; resp likewise.  A rate limit
+// needs room for it in cmd, as rdma-core checks.
+OVB_EXPORT int ibv_cmd_modify_qp_ex(ibv_qp *qp, ibv_qp_attr *attr, int mask,
+				    void *cmd, size_t cmd_size,
+				    ovb_ex_modify_qp_resp *resp,
+				    size_t resp_size)
+{
+	constexpr size_t kRateLimitEnd =
+		kExCmdHdr + offsetof(ovb_ex_modify_qp_req, rate_limit) +
+		sizeof(ovb_ex_modify_qp_req::rate_limit);
+	if ((mask & IBV_QP_RATE_LIMIT) && cmd_size < kRateLimitEnd)
+		return answer(EINVAL);
+	ovb_udata ud = driver_udata(cmd, cmd_size, kExCmdHdr,
+				    sizeof(ovb_ex_modify_qp_req), resp,
+				    resp_size, sizeof(ovb_ex_modify_qp_resp));
+	ovb_ex_modify_qp_resp core{};
+	int rc = core_modify_qp_ex(qp, attr, mask, &core, &ud);
+	if (!rc && resp)
+		std::memcpy(resp, &core,
+			    resp_size < sizeof(core) ? resp_size : sizeof(core));
+	return answer(rc);
 }
 
 OVB_EXPORT int ibv_cmd_destroy_qp(ibv_qp *qp)
 {
-	return answer(core_destroy_qp(qp));
+	return destroyed(core_destroy_qp(qp));
 }
 
 OVB_EXPORT int ibv_cmd_create_ah(ibv_pd *pd, ibv_ah *ah, ibv_ah_attr *attr,
@@ -306,7 +335,7 @@ OVB_EXPORT int ibv_cmd_create_ah(ibv_pd *pd, ibv_ah *ah, ibv_ah_attr *attr,
 
 OVB_EXPORT int ibv_cmd_destroy_ah(ibv_ah *ah)
 {
-	return answer(core_destroy_ah(ah));
+	return destroyed(core_destroy_ah(ah));
 }
 
 OVB_EXPORT int ibv_cmd_attach_mcast(ibv_qp *qp, const ibv_gid *gid,
