@@ -70,8 +70,11 @@ int init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd);
 int get_context(ibv_context *ctx, ovb_udata *ud);
 ibv_context *open_device(ibv_device *device, void *private_data);
 
-// ops.cpp: installs a provider's ops (with add_plain_ops) in a context.
-void install_ops(ibv_context *ctx, const ovb_context_ops *ops);
+// ops.cpp: installs a provider's ops in a context; ours get the plain
+// PD/MR/MW ops they leave out (add_plain_ops), rdma-core's providers do
+// not (rdma-core answers EOPNOTSUPP for an op a provider lacks).
+void install_ops(ibv_context *ctx, const ovb_context_ops *ops,
+		 bool plain_defaults = true);
 
 // plain_ops.cpp: fills each PD/MR/MW pair (alloc/dealloc, reg/dereg) whose
 // members are both NULL with the library's plain one: a bare object and the

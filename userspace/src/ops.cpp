@@ -102,11 +102,13 @@ static void set(T &dst, T provided, T fallback)
 	dst = provided ? provided : fallback;
 }
 
-void install_ops(ibv_context *ctx, const ovb_context_ops *provided)
+void install_ops(ibv_context *ctx, const ovb_context_ops *provided,
+		 bool plain_defaults)
 {
 	verbs_context *vctx = verbs_get_ctx(ctx);
 	priv(ctx)->ops = *provided;
-	add_plain_ops(priv(ctx)->ops);
+	if (plain_defaults)
+		add_plain_ops(priv(ctx)->ops);
 	const ovb_context_ops *o = &priv(ctx)->ops;
 
 	ibv_context_ops &c = ctx->ops;

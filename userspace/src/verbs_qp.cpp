@@ -67,19 +67,37 @@ OVB_EXPORT ibv_qp_ex *ibv_qp_to_qp_ex(ibv_qp *qp)
 	return ex->wr_start ? ex : nullptr;
 }
 
-OVB_EXPORT int ibv_query_qp_data_in_order(ibv_qp *, ibv_wr_opcode, uint32_t)
+// These three reach the provider only for rdma-core's providers (mlx5
+// has them); ours have none, and the answers are rdma-core's defaults.
+template <class Op>
+static Op rdmacore_op(ibv_context *ctx, Op ovb::rdmacore::ContextOps::*op)
 {
-	return 0;
+	verbs_ex_private *p = ovb::priv(ctx);
+	return p->device->rdmacore() ? p->rc_ops.*op : nullptr;
 }
 
-OVB_EXPORT int ibv_set_ece(ibv_qp *, ibv_ece *)
+OVB_EXPORT int ibv_query_qp_data_in_order(ibv_qp *qp, ibv_wr_opcode op,
+					  uint32_t flags)
 {
-	return EOPNOTSUPP;
+	auto fn = rdmacore_op(qp->context,
+			      &ovb::rdmacore::ContextOps::query_qp_data_in_order);
+	return fn ? fn(qp, op, flags) : 0;
 }
 
-OVB_EXPORT int ibv_query_ece(ibv_qp *, ibv_ece *)
+OVB_EXPORT int ibv_set_ece(ibv_qp *qp, ibv_ece *ece)
 {
-	return EOPNOTSUPP;
+	if (!ece->vendor_id) {
+		errno = EOPNOTSUPP;
+		return EOPNOTSUPP;
+	}
+	auto fn = rdmacore_op(qp->context, &ovb::rdmacore::ContextOps::set_ece);
+	return fn ? fn(qp, ece) : EOPNOTSUPP;
+}
+
+OVB_EXPORT int ibv_query_ece(ibv_qp *qp, ibv_ece *ece)
+{
+	auto fn = rdmacore_op(qp->context, &ovb::rdmacore::ContextOps::query_ece);
+	return fn ? fn(qp, ece) : EOPNOTSUPP;
 }
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).

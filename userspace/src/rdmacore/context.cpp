@@ -163,7 +163,7 @@ OVB_EXPORT void *_verbs_init_and_alloc_context(ibv_device *device, int cmd_fd,
 	ovb::priv(&vctx->context)->driver_id = driver_id;
 	// Until verbs_set_ops, every op answers EOPNOTSUPP.
 	ovb_context_ops none{};
-	ovb::install_ops(&vctx->context, &none);
+	ovb::install_ops(&vctx->context, &none, false);
 	return drv;
 }
 
@@ -172,7 +172,7 @@ OVB_EXPORT void verbs_set_ops(verbs_context *vctx, const ContextOps *ops)
 	verbs_ex_private *p = vctx->priv;
 	merge(p->rc_ops, *ops);
 	ovb_context_ops o = to_ovb_ops(p->rc_ops);
-	ovb::install_ops(&vctx->context, &o);
+	ovb::install_ops(&vctx->context, &o, false);
 	set_extensions(vctx, p->rc_ops);
 }
 
