@@ -41,9 +41,8 @@ OVB_EXPORT int ibv_cmd_get_context(verbs_context *vctx, void *cmd,
 				   size_t cmd_size, ovb_get_context_resp *resp,
 				   size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_get_context_req), resp,
-				    resp_size, sizeof(ovb_get_context_resp));
+	ovb_udata ud = write_udata<ovb_get_context_req, ovb_get_context_resp>(
+		cmd, cmd_size, resp, resp_size);
 	ibv_context *ctx = &vctx->context;
 	int rc = get_context(ctx, &ud);
 	if (rc)
@@ -98,9 +97,8 @@ OVB_EXPORT int ibv_cmd_alloc_pd(ibv_context *ctx, ibv_pd *pd, void *cmd,
 				size_t cmd_size, ovb_alloc_pd_resp *resp,
 				size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_alloc_pd_req), resp, resp_size,
-				    sizeof(ovb_alloc_pd_resp));
+	ovb_udata ud = write_udata<ovb_alloc_pd_req, ovb_alloc_pd_resp>(
+		cmd, cmd_size, resp, resp_size);
 	int rc = core_alloc_pd(ctx, pd, &ud);
 	if (!rc && resp)
 		resp->pd_handle = pd->handle;
@@ -117,9 +115,8 @@ OVB_EXPORT int ibv_cmd_reg_mr(ibv_pd *pd, void *addr, size_t length,
 			      void *cmd, size_t cmd_size,
 			      ovb_reg_mr_resp *resp, size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_reg_mr_req), resp, resp_size,
-				    sizeof(ovb_reg_mr_resp));
+	ovb_udata ud = write_udata<ovb_reg_mr_req, ovb_reg_mr_resp>(
+		cmd, cmd_size, resp, resp_size);
 	int rc = core_reg_mr(pd, addr, length, hca_va, access, &vmr->mr,
 			     &ud);
 	if (rc)
@@ -143,9 +140,8 @@ OVB_EXPORT int ibv_cmd_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw,
 				void *cmd, size_t cmd_size,
 				ovb_alloc_mw_resp *resp, size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_alloc_mw_req), resp, resp_size,
-				    sizeof(ovb_alloc_mw_resp));
+	ovb_udata ud = write_udata<ovb_alloc_mw_req, ovb_alloc_mw_resp>(
+		cmd, cmd_size, resp, resp_size);
 	int rc = core_alloc_mw(pd, type, mw, &ud);
 	if (!rc && resp) {
 		resp->mw_handle = mw->handle;

@@ -79,9 +79,8 @@ OVB_EXPORT int ibv_cmd_create_cq(ibv_context *ctx, int cqe,
 				 ibv_cq *cq, void *cmd, size_t cmd_size,
 				 ovb_create_cq_resp *resp, size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_create_cq_req), resp, resp_size,
-				    sizeof(ovb_create_cq_resp));
+	ovb_udata ud = write_udata<ovb_create_cq_req, ovb_create_cq_resp>(
+		cmd, cmd_size, resp, resp_size);
 	int rc = core_create_cq(ctx, cqe, channel, comp_vector, cq, &ud);
 	if (!rc && resp) {
 		resp->cq_handle = cq->handle;
@@ -107,9 +106,8 @@ OVB_EXPORT int ibv_cmd_create_cq_ex(ibv_context *ctx,
 	// Kernel CQ flags are not carried by our core create yet.
 	if (overrun || (timestamps && !(cmd_flags & kTsIgnored)))
 		return answer(EOPNOTSUPP);
-	ovb_udata ud = driver_udata(cmd, cmd_size, kExCmdHdr,
-				    sizeof(ovb_ex_create_cq_req), resp,
-				    resp_size, sizeof(ovb_ex_create_cq_resp));
+	ovb_udata ud = ex_udata<ovb_ex_create_cq_req, ovb_ex_create_cq_resp>(
+		cmd, cmd_size, resp, resp_size);
 	ibv_cq *base = ibv_cq_ex_to_cq(cq);
 	int rc = core_create_cq(ctx, static_cast<int>(attr->cqe),
 				attr->channel, static_cast<int>(attr->comp_vector),
@@ -131,9 +129,8 @@ OVB_EXPORT int ibv_cmd_resize_cq(ibv_cq *cq, int cqe, void *cmd,
 				 size_t cmd_size, ovb_resize_cq_resp *resp,
 				 size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_resize_cq_req), resp, resp_size,
-				    sizeof(ovb_resize_cq_resp));
+	ovb_udata ud = write_udata<ovb_resize_cq_req, ovb_resize_cq_resp>(
+		cmd, cmd_size, resp, resp_size);
 	int rc = core_resize_cq(cq, cqe, &ud);
 	if (!rc && resp)
 		resp->cqe = static_cast<uint32_t>(cq->cqe);
@@ -150,9 +147,8 @@ OVB_EXPORT int ibv_cmd_create_srq(ibv_pd *pd, ibv_srq *srq,
 				  size_t cmd_size, ovb_create_srq_resp *resp,
 				  size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_create_srq_req), resp, resp_size,
-				    sizeof(ovb_create_srq_resp));
+	ovb_udata ud = write_udata<ovb_create_srq_req, ovb_create_srq_resp>(
+		cmd, cmd_size, resp, resp_size);
 	uint32_t srq_num = 0;
 	int rc = core_create_srq(pd, srq, attr, &srq_num, &ud);
 	if (!rc && resp) {
@@ -178,9 +174,8 @@ OVB_EXPORT int ibv_cmd_create_srq_ex(ibv_context *ctx, VerbsSrq *vsrq,
 		return answer(EINVAL);
 	if ((mask & IBV_SRQ_INIT_ATTR_TYPE) && ax->srq_type != IBV_SRQT_BASIC)
 		return answer(EOPNOTSUPP);
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_create_xsrq_req), resp,
-				    resp_size, sizeof(ovb_create_srq_resp));
+	ovb_udata ud = write_udata<ovb_create_xsrq_req, ovb_create_srq_resp>(
+		cmd, cmd_size, resp, resp_size);
 	ibv_srq_init_attr basic{};
 	basic.srq_context = ax->srq_context;
 	basic.attr = ax->attr;
@@ -227,9 +222,8 @@ OVB_EXPORT int ibv_cmd_create_qp(ibv_pd *pd, ibv_qp *qp,
 				 size_t cmd_size, ovb_create_qp_resp *resp,
 				 size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_create_qp_req), resp, resp_size,
-				    sizeof(ovb_create_qp_resp));
+	ovb_udata ud = write_udata<ovb_create_qp_req, ovb_create_qp_resp>(
+		cmd, cmd_size, resp, resp_size);
 	int rc = core_create_qp(pd, qp, attr, &ud);
 	if (!rc && resp)
 		fill_qp_resp(resp, qp, attr->cap);
@@ -241,9 +235,8 @@ OVB_EXPORT int ibv_cmd_create_qp_ex(ibv_context *, VerbsQp *vqp,
 				    size_t cmd_size, ovb_create_qp_resp *resp,
 				    size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
-				    sizeof(ovb_create_qp_req), resp, resp_size,
-				    sizeof(ovb_create_qp_resp));
+	ovb_udata ud = write_udata<ovb_create_qp_req, ovb_create_qp_resp>(
+		cmd, cmd_size, resp, resp_size);
 	int rc = create_qp_from_ex(ax, vqp,
 				   IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
 					   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
@@ -259,9 +252,8 @@ OVB_EXPORT int ibv_cmd_create_qp_ex2(ibv_context *, VerbsQp *vqp,
 				     ovb_ex_create_qp_resp *resp,
 				     size_t resp_size)
 {
-	ovb_udata ud = driver_udata(cmd, cmd_size, kExCmdHdr,
-				    sizeof(ovb_ex_create_qp_req), resp,
-				    resp_size, sizeof(ovb_ex_create_qp_resp));
+	ovb_udata ud = ex_udata<ovb_ex_create_qp_req, ovb_ex_create_qp_resp>(
+		cmd, cmd_size, resp, resp_size);
 	int rc = create_qp_from_ex(
 		ax, vqp,
 		IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
@@ -306,9 +298,8 @@ OVB_EXPORT int ibv_cmd_modify_qp_ex(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 		sizeof(ovb_ex_modify_qp_req::rate_limit);
 	if ((mask & IBV_QP_RATE_LIMIT) && cmd_size < kRateLimitEnd)
 		return answer(EINVAL);
-	ovb_udata ud = driver_udata(cmd, cmd_size, kExCmdHdr,
-				    sizeof(ovb_ex_modify_qp_req), resp,
-				    resp_size, sizeof(ovb_ex_modify_qp_resp));
+	ovb_udata ud = ex_udata<ovb_ex_modify_qp_req, ovb_ex_modify_qp_resp>(
+		cmd, cmd_size, resp, resp_size);
 	ovb_ex_modify_qp_resp core{};
 	int rc = core_modify_qp_ex(qp, attr, mask, &core, &ud);
 	if (!rc && resp)

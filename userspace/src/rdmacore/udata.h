@@ -43,4 +43,22 @@ inline ovb_udata driver_udata(const void *cmd, size_t cmd_size, size_t hdr,
 	return ud;
 }
 
+// The same for a command whose core request is Req and core response
+// Resp, behind write()'s header or the extended one.
+template <class Req, class Resp>
+ovb_udata write_udata(const void *cmd, size_t cmd_size, void *resp,
+		      size_t resp_size)
+{
+	return driver_udata(cmd, cmd_size, kCmdHdr, sizeof(Req), resp,
+			    resp_size, sizeof(Resp));
+}
+
+template <class Req, class Resp>
+ovb_udata ex_udata(const void *cmd, size_t cmd_size, void *resp,
+		   size_t resp_size)
+{
+	return driver_udata(cmd, cmd_size, kExCmdHdr, sizeof(Req), resp,
+			    resp_size, sizeof(Resp));
+}
+
 } // namespace ovb::rdmacore
