@@ -59,13 +59,22 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 # $(call each-kver,KERNELS,COMMAND): runs the shell COMMAND once per kernel
 # of KERNELS with $$kv set to it, going on after a failure; prints one
-# result line per kernel and fails if any failed (or there is none).
-each-kver = status=0; results=; \
+# result line per kernel and fails if any failed (or there is none).  Each
+# kernel's output is also kept in build/logs/TARGET.KERNEL.log, and for a
+# kernel that failed its failure lines are repeated at the end, where a CI
+# log's tail shows them.
+FAILURE_LINES := ^[[:space:]]*not ok |^[[:space:]]*\# FAIL|qemu/run: (job exit [1-9]|TIMEOUT|the guest)|unexpected warning|FAILED|Error [0-9]
+each-kver = status=0; results=; failed=; mkdir -p $(BUILD)/logs; \
 	[ -n "$(strip $(1))" ] || { echo "$@: no target kernel installed: run 'make setup'" >&2; exit 1; }; \
 	for kv in $(1); do \
 		echo "$@: ---- $$kv"; \
-		if $(2); then r=ok; else r=FAILED; status=1; fi; \
+		if ( $(2) ) 2>&1 | tee $(BUILD)/logs/$@.$$kv.log; [ "$${PIPESTATUS[0]}" = 0 ]; then \
+			r=ok; else r=FAILED; status=1; failed="$$failed $$kv"; fi; \
 		results="$${results}$@: $$kv: $$r\n"; \
+	done; \
+	for kv in $$failed; do \
+		echo "$@: $$kv: the failure lines of $(BUILD)/logs/$@.$$kv.log:"; \
+		grep -E '$(FAILURE_LINES)' $(BUILD)/logs/$@.$$kv.log | grep -v -E '\# (TODO|SKIP)' | tail -n 40; \
 	done; \
 	printf '%b' "$$results"; exit $$status
 
