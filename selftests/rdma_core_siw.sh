@@ -166,9 +166,27 @@ ucmatose_done() { # file
 	grep -q "^data transfers complete" "$1" && grep -q "^test complete" "$1" &&
 		grep -q "^return status 0" "$1"
 }
-pair ucmatose pass 7471 ucmatose -p 7471 -c 2 -C 20 -- ucmatose -s $addr -p 7471 -c 2 -C 20 &&
-	ucmatose_done "$log/ucmatose.client" && ucmatose_done "$log/ucmatose.server"
-result $? "ucmatose: 2 connections x 20 messages" "$log/ucmatose.both"
+ucmatose_pair() { # port
+	pair ucmatose pass "$1" ucmatose -p "$1" -c 2 -C 20 -- ucmatose -s $addr -p "$1" -c 2 -C 20 &&
+		ucmatose_done "$log/ucmatose.client" && ucmatose_done "$log/ucmatose.server"
+}
+# siw's own connect race: now and then the client's connection ends in
+# CONNECT_ERROR -22 (EINVAL from siw's MPA reply step), on the in-tree
+# ib_uverbs with rdma-core's library and libsiw as on ours (about 1 run in
+# 40, Documentation/testing.md, Findings).  That one outcome gets one more
+# run, said in a diagnostic; anything else, or the race twice, fails.
+siw_connect_race() { # client output
+	grep -q "RDMA_CM_EVENT_CONNECT_ERROR, error: -22" "$1"
+}
+ucmatose_pair 7471
+rc=$?
+if [ $rc != 0 ] && siw_connect_race "$log/ucmatose.client"; then
+	echo "  # ucmatose: CONNECT_ERROR -22 (siw's connect race), once more on another port"
+	mv "$log/ucmatose.both" "$log/ucmatose.first"
+	ucmatose_pair 7472
+	rc=$?
+fi
+result $rc "ucmatose: 2 connections x 20 messages" "$log/ucmatose.both"
 
 # perftest over rdma_cm: the counts and a positive bandwidth or latency
 # on both sides.
