@@ -76,6 +76,8 @@ inline constexpr Spec kCommands[] = {
 	OVB_EX(CREATE_WQ, ovb_ex_create_wq_req, sizeof(ovb_ex_create_wq_resp)),
 	OVB_EX(MODIFY_WQ, ovb_ex_modify_wq_req, 0),
 	OVB_EX(DESTROY_WQ, ovb_ex_destroy_wq_req, sizeof(ovb_ex_destroy_wq_resp)),
+	OVB_EX(CREATE_RWQ_IND_TBL, ovb_ex_create_rwq_ind_table_req,
+	       sizeof(ovb_ex_create_rwq_ind_table_resp)),
 	OVB_EX(DESTROY_RWQ_IND_TBL, ovb_ex_destroy_rwq_ind_table_req, 0),
 };
 

@@ -114,6 +114,15 @@ struct VerbsQp {
 constexpr uint32_t kVerbsQpXrcd = 1u << 0;
 constexpr uint32_t kVerbsQpEx = 1u << 1;
 
+// struct verbs_xrcd: open_xrcd fills the handle when the provider's
+// object has room for it (vxrcd_size), saying so in comp_mask.
+struct VerbsXrcd {
+	ibv_xrcd xrcd;
+	uint32_t comp_mask;	// kVerbsXrcdHandle
+	uint32_t handle;
+};
+constexpr uint32_t kVerbsXrcdHandle = 1u << 0;
+
 struct VerbsSrq {
 	ibv_srq srq;
 	ibv_srq_type srq_type;
@@ -251,5 +260,7 @@ static_assert(sizeof(ovb_ioctl_attr) == 16 && sizeof(ovb_ioctl_hdr) == 24);
 static_assert(sizeof(VerbsMr) == sizeof(ibv_mr) + 8 && offsetof(VerbsMr, mr) == 0);
 static_assert(offsetof(VerbsQp, comp_mask) == sizeof(ibv_qp_ex));
 static_assert(offsetof(VerbsSrq, srq_num) == sizeof(ibv_srq) + 24);
+static_assert(offsetof(VerbsXrcd, handle) == sizeof(ibv_xrcd) + 4 &&
+	      sizeof(VerbsXrcd) == sizeof(ibv_xrcd) + 8);
 
 } // namespace ovb::rdmacore
