@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // rdmacore_cmd_objects DEV: the private ibv_cmd_* rdma-core's providers
-// call for MR re-registration, XRC (domains, XRC SRQs and QPs, opening a
+// call for MRs (rereg, query, dma-buf, advice), the context query, device
+// memory, counters, XRC (domains, XRC SRQs and QPs, opening a
 // QP), receive WQs and RSS tables, CQ moderation, flow destroy, and the
 // extended CQ/QP creates with flags, called directly the way a provider
 // calls them, on whichever libibverbs.so.1 runs this program (rdma-core's
@@ -45,6 +46,14 @@ struct VerbsQp {
 	};
 	uint32_t comp_mask;
 	void *xrcd;
+};
+struct VerbsDm {
+	ibv_dm dm;
+	uint32_t handle;
+};
+struct VerbsCounters {
+	ibv_counters counters;
+	uint32_t handle;
 };
 struct VerbsSrq {
 	ibv_srq srq;
@@ -123,6 +132,22 @@ int ibv_cmd_create_rwq_ind_table(ibv_context *ctx,
 				 size_t resp_size);
 int ibv_cmd_destroy_rwq_ind_table(ibv_rwq_ind_table *table);
 int ibv_cmd_destroy_flow(ibv_flow *flow);
+int ibv_cmd_query_mr(ibv_pd *pd, VerbsMr *vmr, uint32_t mr_handle);
+int ibv_cmd_reg_dmabuf_mr(ibv_pd *pd, uint64_t offset, size_t length,
+			  uint64_t iova, int fd, int access, VerbsMr *vmr);
+int ibv_cmd_advise_mr(ibv_pd *pd, ibv_advise_mr_advice advice, uint32_t flags,
+		      ibv_sge *sg_list, uint32_t num_sge);
+int ibv_cmd_alloc_dm(ibv_context *ctx, const ibv_alloc_dm_attr *attr,
+		     VerbsDm *dm, void *link);
+int ibv_cmd_free_dm(VerbsDm *dm);
+int ibv_cmd_reg_dm_mr(ibv_pd *pd, VerbsDm *dm, uint64_t offset, size_t length,
+		      unsigned int access, VerbsMr *vmr, void *link);
+int ibv_cmd_create_counters(ibv_context *ctx, ibv_counters_init_attr *attr,
+			    VerbsCounters *vc, void *link);
+int ibv_cmd_destroy_counters(VerbsCounters *vc);
+int ibv_cmd_read_counters(VerbsCounters *vc, uint64_t *values, uint32_t count,
+			  uint32_t flags, void *link);
+int ibv_cmd_query_context(ibv_context *ctx, void *link);
 }
 
 namespace {
@@ -176,7 +201,69 @@ void mr(ibv_pd *pd)
 	if (!rc)
 		check("rereg_mr: lkey as the kernel answered",
 		      vmr.mr.lkey == rresp.lkey && vmr.mr.rkey == rresp.rkey ? 0 : -1, 0);
+	VerbsMr q{};
+	rc = ibv_cmd_query_mr(pd, &q, vmr.mr.handle);
+	kernel("query_mr", rc);
+	if (!rc)
+		check("query_mr: the MR's keys and length",
+		      q.mr.lkey == vmr.mr.lkey && q.mr.length == sizeof(buf) &&
+				      q.type == 2 /* IBV_MR_TYPE_IMPORTED_MR */
+			      ? 0 : -1, 0);
+	ibv_sge s{reinterpret_cast<uintptr_t>(buf), sizeof(buf), vmr.mr.lkey};
+	kernel("advise_mr prefetch",
+	       ibv_cmd_advise_mr(pd, IBV_ADVISE_MR_ADVICE_PREFETCH, 0, &s, 1));
 	check("dereg_mr", ibv_cmd_dereg_mr(&vmr), 0);
+	VerbsMr d{};
+	kernel("reg_dmabuf_mr on no dma-buf",
+	       ibv_cmd_reg_dmabuf_mr(pd, 0, 4096, 0, -1, IBV_ACCESS_LOCAL_WRITE, &d));
+}
+
+void dm_counters(ibv_context *ctx, ibv_pd *pd)
+{
+	int comp = ctx->num_comp_vectors;
+	ctx->num_comp_vectors = -1;
+	int rc = ibv_cmd_query_context(ctx, nullptr);
+	kernel("query_context", rc);
+	if (!rc)
+		check("query_context: the comp vectors again",
+		      ctx->num_comp_vectors == comp ? 0 : -1, 0);
+	ctx->num_comp_vectors = comp;
+
+	VerbsDm dm{};
+	ibv_alloc_dm_attr attr{};
+	attr.length = 4096;
+	rc = ibv_cmd_alloc_dm(ctx, &attr, &dm, nullptr);
+	kernel("alloc_dm", rc);
+	if (!rc)
+		ibv_cmd_free_dm(&dm);
+	dm.dm.context = ctx;
+	dm.handle = kNoHandle;
+	kernel("free_dm of no DM", ibv_cmd_free_dm(&dm));
+	VerbsMr mr{};
+	check("reg_dm_mr not zero-based",
+	      ibv_cmd_reg_dm_mr(pd, &dm, 0, 64, IBV_ACCESS_LOCAL_WRITE, &mr,
+				nullptr), EINVAL);
+	kernel("reg_dm_mr on no DM",
+	       ibv_cmd_reg_dm_mr(pd, &dm, 0, 64,
+				 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ZERO_BASED,
+				 &mr, nullptr));
+
+	VerbsCounters vc{};
+	ibv_counters_init_attr cattr{};
+	cattr.comp_mask = 1;
+	check("create_counters with a comp_mask bit",
+	      ibv_cmd_create_counters(ctx, &cattr, &vc, nullptr), EOPNOTSUPP);
+	cattr.comp_mask = 0;
+	rc = ibv_cmd_create_counters(ctx, &cattr, &vc, nullptr);
+	kernel("create_counters", rc);
+	if (!rc)
+		ibv_cmd_destroy_counters(&vc);
+	vc.counters.context = ctx;
+	vc.handle = kNoHandle;
+	uint64_t values[2];
+	kernel("read_counters of no counters",
+	       ibv_cmd_read_counters(&vc, values, 2, 0, nullptr));
+	kernel("destroy_counters of no counters", ibv_cmd_destroy_counters(&vc));
 }
 
 void xrc(ibv_context *ctx, ibv_pd *pd, ibv_cq *cq)
@@ -452,6 +539,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mr(pd);
+	dm_counters(ctx, pd);
 	xrc(ctx, pd, cq);
 	qp_flags(ctx, pd, cq);
 	cq_flags(ctx);
