@@ -300,7 +300,7 @@ OVB_EXPORT ibv_device **ibv_get_device_list(int *num)
 
 OVB_EXPORT void ibv_free_device_list(ibv_device **list)
 {
-	for (ibv_device **d = list; *d; d++)
+	for (ibv_device **d = list; d && *d; d++)
 		Device::from(*d)->put();
 	free(list);
 }
