@@ -72,6 +72,7 @@ inline constexpr Spec kCommands[] = {
 	OVB_EX(CREATE_QP, ovb_ex_create_qp_req, sizeof(ovb_ex_create_qp_resp)),
 	OVB_EX(MODIFY_QP, ovb_ex_modify_qp_req, sizeof(ovb_ex_modify_qp_resp)),
 	OVB_EX(MODIFY_CQ, ovb_ex_modify_cq_req, 0),
+	OVB_EX(CREATE_FLOW, ovb_create_flow_req, sizeof(ovb_create_flow_resp)),
 	OVB_EX(DESTROY_FLOW, ovb_destroy_flow_req, 0),
 	OVB_EX(CREATE_WQ, ovb_ex_create_wq_req, sizeof(ovb_ex_create_wq_resp)),
 	OVB_EX(MODIFY_WQ, ovb_ex_modify_wq_req, 0),

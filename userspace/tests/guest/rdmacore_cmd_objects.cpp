@@ -132,6 +132,8 @@ int ibv_cmd_create_rwq_ind_table(ibv_context *ctx,
 				 size_t resp_size);
 int ibv_cmd_destroy_rwq_ind_table(ibv_rwq_ind_table *table);
 int ibv_cmd_destroy_flow(ibv_flow *flow);
+int ibv_cmd_create_flow(ibv_qp *qp, ibv_flow *flow, ibv_flow_attr *attr,
+			void *ucmd, size_t ucmd_size);
 int ibv_cmd_query_mr(ibv_pd *pd, VerbsMr *vmr, uint32_t mr_handle);
 int ibv_cmd_reg_dmabuf_mr(ibv_pd *pd, uint64_t offset, size_t length,
 			  uint64_t iova, int fd, int access, VerbsMr *vmr);
@@ -516,6 +518,80 @@ void wq(ibv_context *ctx, ibv_pd *pd, ibv_cq *cq)
 	kernel("destroy_flow of no flow", ibv_cmd_destroy_flow(&flow));
 }
 
+// A rule of up to three specs, laid out as ibv_create_flow() takes it.
+struct Rule {
+	ibv_flow_attr attr;
+	unsigned char specs[3 * sizeof(ibv_flow_spec)];
+	size_t used = 0;
+
+	Rule()
+	{
+		std::memset(&attr, 0, sizeof(attr));
+		std::memset(specs, 0, sizeof(specs));
+		attr.size = sizeof(attr);
+		attr.port = 1;
+	}
+	template <class S>
+	S &add(uint32_t type, uint16_t size = sizeof(S))
+	{
+		auto *s = reinterpret_cast<S *>(specs + used);
+		reinterpret_cast<ibv_flow_spec *>(s)->hdr.type =
+			static_cast<ibv_flow_spec_type>(type);
+		reinterpret_cast<ibv_flow_spec *>(s)->hdr.size = size;
+		used += size;
+		attr.num_of_specs++;
+		attr.size += size;
+		return *s;
+	}
+};
+
+void flows(ibv_pd *pd, ibv_cq *cq)
+{
+	ibv_qp_init_attr init{};
+	init.send_cq = cq;
+	init.recv_cq = cq;
+	init.qp_type = IBV_QPT_UD;
+	init.cap.max_send_wr = init.cap.max_recv_wr = 1;
+	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
+	ibv_qp *qp = ibv_create_qp(pd, &init);
+	if (!qp) {
+		check("UD QP for the flows", errno, 0);
+		return;
+	}
+	ibv_flow flow{};
+	auto create = [&](Rule &r) {
+		int rc = ibv_cmd_create_flow(qp, &flow, &r.attr, nullptr, 0);
+		if (!rc)
+			ibv_cmd_destroy_flow(&flow);
+		return rc;
+	};
+	Rule unknown;
+	unknown.add<ibv_flow_spec_eth>(0x99);
+	check("create_flow with a spec type rdma-core does not convert",
+	      create(unknown), EINVAL);
+	Rule inner_gre;
+	inner_gre.add<ibv_flow_spec_gre>(IBV_FLOW_SPEC_GRE | IBV_FLOW_SPEC_INNER);
+	check("create_flow with an inner GRE spec", create(inner_gre), EINVAL);
+	Rule short_ipv6;
+	short_ipv6.add<ibv_flow_spec_ipv6>(IBV_FLOW_SPEC_IPV6, 8 + 2 * 32);
+	check("create_flow with an IPv6 filter shorter than the kernel's",
+	      create(short_ipv6), EINVAL);
+	// An IPv4 filter 4 bytes longer than the kernel's, with mask bits there.
+	Rule wide;
+	auto &ext = wide.add<ibv_flow_spec_ipv4_ext>(IBV_FLOW_SPEC_IPV4_EXT,
+						     8 + 2 * 16);
+	reinterpret_cast<unsigned char *>(&ext.val)[16 + 13] = 0xff;
+	check("create_flow with IPv4 mask bits the kernel cannot carry",
+	      create(wide), EOPNOTSUPP);
+	Rule good;
+	auto &eth = good.add<ibv_flow_spec_eth>(IBV_FLOW_SPEC_ETH);
+	std::memset(eth.mask.dst_mac, 0xff, 6);
+	good.add<ibv_flow_spec_ipv4_ext>(IBV_FLOW_SPEC_IPV4_EXT);
+	good.add<ibv_flow_spec_tcp_udp>(IBV_FLOW_SPEC_UDP | IBV_FLOW_SPEC_INNER);
+	kernel("create_flow eth + ipv4 + inner udp", create(good));
+	ibv_destroy_qp(qp);
+}
+
 ibv_device *find(const char *name)
 {
 	int n = 0;
@@ -544,6 +620,7 @@ int main(int argc, char **argv)
 	qp_flags(ctx, pd, cq);
 	cq_flags(ctx);
 	wq(ctx, pd, cq);
+	flows(pd, cq);
 	ibv_destroy_cq(cq);
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);
