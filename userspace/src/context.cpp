@@ -49,6 +49,7 @@ int init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd)
 	if (!p)
 		return ENOMEM;
 	Device *d = Device::from(dev);
+	d->hold();	// until core_close_context, as rdma-core's contexts
 	p->device = d;
 	p->driver_id = d->kernel().driver_id;
 	p->write_via_ioctl = cmd::probe_invoke_write(cmd_fd, p->driver_id);
@@ -116,8 +117,10 @@ void core_close_context(verbs_context *vctx)
 	if (ctx.cmd_fd >= 0)
 		close(ctx.cmd_fd);
 	pthread_mutex_destroy(&ctx.mutex);
+	Device *d = vctx->priv->device;
 	free(vctx->priv);
 	vctx->priv = nullptr;
+	d->put();
 }
 
 // Our providers leave cmd_fd to us on failure; rdma-core's close it

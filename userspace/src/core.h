@@ -37,9 +37,15 @@ int core_dereg_mr(ibv_mr *mr);
 int core_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw, ovb_udata *ud);
 int core_dealloc_mw(ibv_mw *mw);
 
-// core_cq.cpp
+// core_cq.cpp.  flags: the kernel's CQ create flags (OVB_CREATE_CQ_FLAG_*),
+// sent by ioctl; without the ioctl they travel in the extended write()
+// command when require_ex, else are left out (rdma-core's rule: a
+// timestamp flag the provider ignores need not reach the kernel).
 int core_create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 		   int comp_vector, ibv_cq *cq, ovb_udata *ud);
+int core_create_cq_flags(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
+			 int comp_vector, ibv_cq *cq, ovb_udata *ud,
+			 uint32_t flags, bool require_ex);
 int core_resize_cq(ibv_cq *cq, int cqe, ovb_udata *ud);
 int core_req_notify_cq(ibv_cq *cq, int solicited_only);
 int core_destroy_cq(ibv_cq *cq);
@@ -57,12 +63,25 @@ int core_modify_qp_ud(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 int core_modify_qp_ex(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 		      ovb_ex_modify_qp_resp *resp, const ovb_udata *ud);
 int core_destroy_qp(ibv_qp *qp);
+
+// core_qp_ex.cpp: rdma-core's extended create (XRC receive QPs on an XRC
+// domain, RSS QPs on an indirection table, create flags, source QPN),
+// on ctx; xrcd_handle is the kernel's handle of ax->xrcd.  Fills qp's
+// generic fields and ax->cap.
+int core_create_qp_ex(ibv_context *ctx, ibv_qp *qp, ibv_qp_init_attr_ex *ax,
+		      uint32_t xrcd_handle, ovb_udata *ud);
 int core_attach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid);
 int core_detach_mcast(ibv_qp *qp, const ibv_gid *gid, uint16_t lid);
 
 // core_srq.cpp
 int core_create_srq(ibv_pd *pd, ibv_srq *srq, ibv_srq_init_attr *attr,
 		    uint32_t *srq_num, ovb_udata *ud);
+// rdma-core's extended create: XRC SRQs (on an XRC domain, whose kernel
+// handle is xrcd_handle, with a CQ) and tag-matching SRQs (with a CQ and
+// a tag count); basic ones as above.  EINVAL for a missing part, before
+// any call into the kernel.
+int core_create_srq_ex(ibv_pd *pd, ibv_srq *srq, ibv_srq_init_attr_ex *ax,
+		       uint32_t xrcd_handle, uint32_t *srq_num, ovb_udata *ud);
 int core_modify_srq(ibv_srq *srq, ibv_srq_attr *attr, int mask,
 		    ovb_udata *ud);
 int core_query_srq(ibv_srq *srq, ibv_srq_attr *attr);

@@ -10,8 +10,39 @@
 
 namespace ovb {
 
+// The extended write() command: the one that carries CQ flags.
+static int create_cq_write_ex(ibv_context *ctx, int cqe,
+			      ibv_comp_channel *channel, int comp_vector,
+			      uint32_t flags, ibv_cq *cq, ovb_udata *ud)
+{
+	ovb_ex_create_cq_req req{};
+	ovb_ex_create_cq_resp resp{};
+	req.user_handle = reinterpret_cast<uintptr_t>(cq);
+	req.cqe = static_cast<uint32_t>(cqe);
+	req.comp_vector = static_cast<uint32_t>(comp_vector);
+	req.comp_channel = channel ? channel->fd : -1;
+	req.flags = flags;
+	int rc = cmd::execute(ctx, cmd::spec<OVB_EX_CMD_CREATE_CQ,
+					     cmd::Framing::extended>(),
+			      req, &resp, ud);
+	if (rc)
+		return rc;
+	cq->context = ctx;
+	cq->handle = resp.base.cq_handle;
+	cq->cqe = static_cast<int>(resp.base.cqe);
+	return 0;
+}
+
 int core_create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 		   int comp_vector, ibv_cq *cq, ovb_udata *ud)
+{
+	return core_create_cq_flags(ctx, cqe, channel, comp_vector, cq, ud, 0,
+				    false);
+}
+
+int core_create_cq_flags(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
+			 int comp_vector, ibv_cq *cq, ovb_udata *ud,
+			 uint32_t flags, bool require_ex)
 {
 	ioctl::CreateCq a{};
 	a.cqe = static_cast<uint32_t>(cqe);
@@ -19,6 +50,8 @@ int core_create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 	a.channel = channel ? channel->fd : -1;
 	a.comp_vector = static_cast<uint32_t>(comp_vector);
 	a.event_fd = ctx->async_fd;
+	a.flags = flags;
+	a.has_flags = flags != 0;
 	int rc;
 	if (cmd::try_ioctl<ioctl::kCreateCqM>(ctx, a, rc, ud)) {
 		if (rc)
@@ -28,6 +61,9 @@ int core_create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 		cq->cqe = static_cast<int>(a.resp_cqe);
 		return 0;
 	}
+	if (require_ex)
+		return create_cq_write_ex(ctx, cqe, channel, comp_vector, flags,
+					  cq, ud);
 	ovb_create_cq_req req{};
 	ovb_create_cq_resp resp{};
 	req.user_handle = reinterpret_cast<uintptr_t>(cq);

@@ -27,7 +27,9 @@ extern "C" bool verbs_allow_disassociate_destroy;	// private_34.cpp
 namespace {
 
 std::mutex g_lock;
-std::vector<std::unique_ptr<Device>> g_devices;	// never shrinks
+// Every Device not yet released: the present ones, and those gone from the
+// kernel that a list or context still holds (gone_).
+std::vector<std::unique_ptr<Device>> g_devices;
 
 void copy_name(char *dst, size_t n, const std::string &s)
 {
@@ -119,6 +121,35 @@ Device::Device(const KernelDevice &k, rdmacore::VerbsDevice *v)
 	fill_ibv_device(v->device, k);
 }
 
+// rdma-core frees the sysfs record, then calls uninit_device (which frees
+// the verbs_device); our providers' devices are the shell in this object.
+Device::~Device()
+{
+	if (!rc_)
+		return;
+	free(rc_->sysfs);
+	if (rc_->ops->uninit_device)
+		rc_->ops->uninit_device(rc_);
+}
+
+void Device::put()
+{
+	if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1)
+		return;
+	std::unique_ptr<Device> last;
+	{
+		std::lock_guard<std::mutex> guard(g_lock);
+		for (auto it = g_devices.begin(); it != g_devices.end(); ++it)
+			if (it->get() == this) {
+				last = std::move(*it);
+				g_devices.erase(it);
+				break;
+			}
+	}
+	// Released outside the lock: uninit_device is the provider's code.
+	log::debug("%s: device released", last ? last->kdev_.ibdev_name.c_str() : "?");
+}
+
 Device *Device::from(ibv_device *d)
 {
 	std::lock_guard<std::mutex> guard(g_lock);
@@ -190,11 +221,25 @@ int current_devices(std::vector<Device *> &out)
 	if (rc)
 		return rc;
 
-	std::lock_guard<std::mutex> guard(g_lock);
+	std::vector<Device *> vanished;
+	std::unique_lock<std::mutex> guard(g_lock);
+	// As rdma-core's list refresh: a device the kernel no longer has
+	// leaves the list, which drops the list's reference.
+	for (auto &d : g_devices) {
+		if (d->gone_)
+			continue;
+		bool present = false;
+		for (const KernelDevice &k : found)
+			present |= d->kernel().same(k);
+		if (!present) {
+			d->gone_ = true;
+			vanished.push_back(d.get());
+		}
+	}
 	for (const KernelDevice &k : found) {
 		Device *dev = nullptr;
 		for (auto &d : g_devices)
-			if (d->kernel().same(k))
+			if (!d->gone_ && d->kernel().same(k))
 				dev = d.get();
 		if (!dev) {
 			// As rdma-core, plugins are loaded only for a device
@@ -215,8 +260,12 @@ int current_devices(std::vector<Device *> &out)
 			g_devices.push_back(std::move(made));
 			dev = g_devices.back().get();
 		}
+		dev->hold();
 		out.push_back(dev);
 	}
+	guard.unlock();
+	for (Device *d : vanished)
+		d->put();
 	return 0;
 }
 
@@ -237,6 +286,8 @@ OVB_EXPORT ibv_device **ibv_get_device_list(int *num)
 	auto **list = static_cast<ibv_device **>(
 		calloc(devs.size() + 1, sizeof(ibv_device *)));
 	if (!list) {
+		for (Device *d : devs)
+			d->put();
 		errno = ENOMEM;
 		return nullptr;
 	}
@@ -249,6 +300,8 @@ OVB_EXPORT ibv_device **ibv_get_device_list(int *num)
 
 OVB_EXPORT void ibv_free_device_list(ibv_device **list)
 {
+	for (ibv_device **d = list; d && *d; d++)
+		Device::from(*d)->put();
 	free(list);
 }
 

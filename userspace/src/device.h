@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// struct ibv_device as the library keeps it: one per kernel device ever
-// seen, alive until the process ends (applications may hold a device
-// pointer after freeing the list, while a context is open).
+// struct ibv_device as the library keeps it: one per kernel device, counted
+// as rdma-core 44 counts its verbs_device.  The library's list of present
+// devices holds one reference, every list ibv_get_device_list() hands out
+// one, every open context one.  A device gone from the kernel leaves the
+// library's list at the next ibv_get_device_list(); when its last
+// reference goes, an rdma-core provider's device is released through its
+// uninit_device op, and the ibv_device pointer is no longer valid.
 #pragma once
+
+#include <atomic>
 
 #include <infiniband/verbs.h>
 
@@ -29,6 +35,9 @@ class Device {
 public:
 	Device(const KernelDevice &k, const ovb_provider *p);
 	Device(const KernelDevice &k, rdmacore::VerbsDevice *v);
+	~Device();
+	Device(const Device &) = delete;
+	Device &operator=(const Device &) = delete;
 	ibv_device *ibv() { return rc_ ? &rc_->device : &shell_.ibv; }
 	const KernelDevice &kernel() const { return kdev_; }
 	const ovb_provider *provider() const { return provider_; }
@@ -37,14 +46,24 @@ public:
 	// The Device of an ibv_device the library handed out.
 	static Device *from(ibv_device *d);
 
+	// rdma-core's ibverbs_device_hold/_put: the last put of a device
+	// gone from the kernel releases it.
+	void hold() { refs_.fetch_add(1, std::memory_order_relaxed); }
+	void put();
+
 private:
 	DeviceShell shell_{};
 	KernelDevice kdev_;
 	const ovb_provider *provider_ = nullptr;
 	rdmacore::VerbsDevice *rc_ = nullptr;
+	std::atomic<int> refs_{1};	// the library's list's
+	bool gone_ = false;		// left the library's list
+	friend int current_devices(std::vector<Device *> &out);
 };
 
-// The current device list (discovers, loads providers as needed).
+// The current device list (discovers, loads providers as needed; drops
+// the devices the kernel no longer has).  Each device in out comes with a
+// reference for the caller.
 int current_devices(std::vector<Device *> &out);
 
 // Prints the library's identity once if OPENVERBS_IDENTIFY is set.

@@ -22,25 +22,9 @@
 	}
 
 // Commands: rdma-core returns a positive errno from each.
-OVB_PRIVATE(int, ibv_cmd_advise_mr, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_alloc_dm, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_close_xrcd, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_create_counters, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_create_flow, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_create_flow_action_esp, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_create_rwq_ind_table, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_create_wq, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_destroy_counters, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_destroy_flow, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_destroy_flow_action, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_destroy_rwq_ind_table, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_destroy_wq, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_free_dm, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_modify_cq, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_modify_flow_action_esp, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_modify_wq, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_open_qp, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_open_xrcd, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_poll_cq, EOPNOTSUPP)
 
 // Posting through the kernel (hfi1, qib): not yet; the first WR is the
@@ -63,12 +47,6 @@ OVB_EXPORT int ibv_cmd_post_srq_recv(ibv_srq *, ibv_recv_wr *wr,
 	*bad = wr;
 	return EOPNOTSUPP;
 }
-OVB_PRIVATE(int, ibv_cmd_query_context, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_query_mr, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_read_counters, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_reg_dm_mr, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_reg_dmabuf_mr, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_rereg_mr, EOPNOTSUPP)
 
 
 OVB_EXPORT void __verbs_log(void *, uint32_t level, const char *fmt, ...)

@@ -74,7 +74,7 @@ constexpr bool creates(std::span<const Attr> attrs)
 	return false;
 }
 
-inline constexpr size_t kMaxAttrs = 16;
+inline constexpr size_t kMaxAttrs = 18;
 
 // The ioctl argument: header and attributes, contiguous as the kernel reads.
 struct Frame {

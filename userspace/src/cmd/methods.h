@@ -142,11 +142,15 @@ struct CreateQp {
 	uint32_t srq;
 	ovb_qp_cap resp_cap;
 	uint32_t qp_num;
+	uint32_t ind_table;
+	uint32_t source_qpn;
 	bool has_xrcd, has_pd, has_send_cq, has_recv_cq, has_flags, has_srq;
+	bool has_ind_table, has_source_qpn;
 };
 inline constexpr Attr kCreateQpAttrs[] = {
 	OVB_A_IF(CreateQp, has_xrcd, xrcd, OVB_ATTR_CREATE_QP_XRCD_HANDLE, obj_in, M),
 	OVB_A_IF(CreateQp, has_pd, pd, OVB_ATTR_CREATE_QP_PD_HANDLE, obj_in, M),
+	OVB_A_IF(CreateQp, has_ind_table, ind_table, OVB_ATTR_CREATE_QP_IND_TABLE_HANDLE, obj_in, M),
 	OVB_A_IF(CreateQp, has_send_cq, send_cq, OVB_ATTR_CREATE_QP_SEND_CQ_HANDLE, obj_in, M),
 	OVB_A_IF(CreateQp, has_recv_cq, recv_cq, OVB_ATTR_CREATE_QP_RECV_CQ_HANDLE, obj_in, M),
 	OVB_A(CreateQp, handle, OVB_ATTR_CREATE_QP_HANDLE, obj_new, M),
@@ -154,6 +158,7 @@ inline constexpr Attr kCreateQpAttrs[] = {
 	OVB_A(CreateQp, user_handle, OVB_ATTR_CREATE_QP_USER_HANDLE, in, M),
 	OVB_A(CreateQp, cap, OVB_ATTR_CREATE_QP_CAP, in, M),
 	OVB_A(CreateQp, event_fd, OVB_ATTR_CREATE_QP_EVENT_FD, fd_in, M),
+	OVB_A_IF(CreateQp, has_source_qpn, source_qpn, OVB_ATTR_CREATE_QP_SOURCE_QPN, in, M),
 	OVB_A_IF(CreateQp, has_flags, flags, OVB_ATTR_CREATE_QP_FLAGS, in, M),
 	OVB_A_IF(CreateQp, has_srq, srq, OVB_ATTR_CREATE_QP_SRQ_HANDLE, obj_in, M),
 	OVB_A(CreateQp, resp_cap, OVB_ATTR_CREATE_QP_RESP_CAP, out, M),
@@ -188,12 +193,14 @@ struct CreateSrq {
 	int32_t event_fd;
 	uint32_t resp_max_wr;
 	uint32_t resp_max_sge;
-	bool is_xrc;
+	uint32_t max_num_tags;
+	bool is_xrc, is_tm, has_cq;
 };
 inline constexpr Attr kCreateSrqAttrs[] = {
 	OVB_A_IF(CreateSrq, is_xrc, xrcd, OVB_ATTR_CREATE_SRQ_XRCD_HANDLE, obj_in, M),
-	OVB_A_IF(CreateSrq, is_xrc, cq, OVB_ATTR_CREATE_SRQ_CQ_HANDLE, obj_in, M),
+	OVB_A_IF(CreateSrq, has_cq, cq, OVB_ATTR_CREATE_SRQ_CQ_HANDLE, obj_in, M),
 	OVB_A_IF(CreateSrq, is_xrc, srq_num, OVB_ATTR_CREATE_SRQ_RESP_SRQ_NUM, out, M),
+	OVB_A_IF(CreateSrq, is_tm, max_num_tags, OVB_ATTR_CREATE_SRQ_MAX_NUM_TAGS, in, M),
 	OVB_A(CreateSrq, handle, OVB_ATTR_CREATE_SRQ_HANDLE, obj_new, M),
 	OVB_A(CreateSrq, type, OVB_ATTR_CREATE_SRQ_TYPE, in, M),
 	OVB_A(CreateSrq, user_handle, OVB_ATTR_CREATE_SRQ_USER_HANDLE, in, M),
@@ -218,6 +225,38 @@ inline constexpr Attr kDestroySrqAttrs[] = {
 };
 inline constexpr Method kDestroySrqM =
 	OVB_METHOD(SRQ, SRQ_DESTROY, kDestroySrq, kDestroySrqAttrs);
+
+// ----------------------------------------------------------------- WQ
+struct CreateWq {
+	uint32_t handle;
+	uint32_t pd;
+	uint32_t cq;
+	uint64_t user_handle;
+	uint64_t type;
+	int32_t event_fd;
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t flags;
+	uint32_t resp_max_wr;
+	uint32_t resp_max_sge;
+	uint32_t wq_num;
+};
+inline constexpr Attr kCreateWqAttrs[] = {
+	OVB_A(CreateWq, handle, OVB_ATTR_CREATE_WQ_HANDLE, obj_new, M),
+	OVB_A(CreateWq, user_handle, OVB_ATTR_CREATE_WQ_USER_HANDLE, in, M),
+	OVB_A(CreateWq, pd, OVB_ATTR_CREATE_WQ_PD_HANDLE, obj_in, M),
+	OVB_A(CreateWq, cq, OVB_ATTR_CREATE_WQ_CQ_HANDLE, obj_in, M),
+	OVB_A(CreateWq, type, OVB_ATTR_CREATE_WQ_TYPE, in, M),
+	OVB_A(CreateWq, max_wr, OVB_ATTR_CREATE_WQ_MAX_WR, in, M),
+	OVB_A(CreateWq, max_sge, OVB_ATTR_CREATE_WQ_MAX_SGE, in, M),
+	OVB_A(CreateWq, event_fd, OVB_ATTR_CREATE_WQ_EVENT_FD, fd_in, M),
+	OVB_A(CreateWq, flags, OVB_ATTR_CREATE_WQ_FLAGS, in, M),
+	OVB_A(CreateWq, resp_max_wr, OVB_ATTR_CREATE_WQ_RESP_MAX_WR, out, M),
+	OVB_A(CreateWq, resp_max_sge, OVB_ATTR_CREATE_WQ_RESP_MAX_SGE, out, M),
+	OVB_A(CreateWq, wq_num, OVB_ATTR_CREATE_WQ_RESP_WQ_NUM, out, M),
+};
+inline constexpr Method kCreateWqM =
+	OVB_METHOD(WQ, WQ_CREATE, kCreateWq, kCreateWqAttrs);
 
 struct DestroyWq {
 	uint32_t events_reported;

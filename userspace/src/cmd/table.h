@@ -72,10 +72,13 @@ inline constexpr Spec kCommands[] = {
 	OVB_EX(CREATE_QP, ovb_ex_create_qp_req, sizeof(ovb_ex_create_qp_resp)),
 	OVB_EX(MODIFY_QP, ovb_ex_modify_qp_req, sizeof(ovb_ex_modify_qp_resp)),
 	OVB_EX(MODIFY_CQ, ovb_ex_modify_cq_req, 0),
+	OVB_EX(CREATE_FLOW, ovb_create_flow_req, sizeof(ovb_create_flow_resp)),
 	OVB_EX(DESTROY_FLOW, ovb_destroy_flow_req, 0),
 	OVB_EX(CREATE_WQ, ovb_ex_create_wq_req, sizeof(ovb_ex_create_wq_resp)),
 	OVB_EX(MODIFY_WQ, ovb_ex_modify_wq_req, 0),
 	OVB_EX(DESTROY_WQ, ovb_ex_destroy_wq_req, sizeof(ovb_ex_destroy_wq_resp)),
+	OVB_EX(CREATE_RWQ_IND_TBL, ovb_ex_create_rwq_ind_table_req,
+	       sizeof(ovb_ex_create_rwq_ind_table_resp)),
 	OVB_EX(DESTROY_RWQ_IND_TBL, ovb_ex_destroy_rwq_ind_table_req, 0),
 };
 

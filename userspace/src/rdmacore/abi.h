@@ -99,6 +99,13 @@ struct VerbsMr {
 	int mr_type;		// enum ibv_mr_type
 	int access;
 };
+// enum ibv_mr_type
+enum MrType : int {
+	kMrTypeMr = 0,
+	kMrTypeNullMr = 1,
+	kMrTypeImportedMr = 2,
+	kMrTypeDmabufMr = 3,
+};
 
 // struct verbs_cq / verbs_qp / verbs_srq heads (the ibv object first).
 struct VerbsQp {
@@ -113,6 +120,26 @@ struct VerbsQp {
 // with extended send ops (ibv_qp_to_qp_ex() answers only then).
 constexpr uint32_t kVerbsQpXrcd = 1u << 0;
 constexpr uint32_t kVerbsQpEx = 1u << 1;
+
+// struct verbs_xrcd: open_xrcd fills the handle when the provider's
+// object has room for it (vxrcd_size), saying so in comp_mask.
+struct VerbsXrcd {
+	ibv_xrcd xrcd;
+	uint32_t comp_mask;	// kVerbsXrcdHandle
+	uint32_t handle;
+};
+constexpr uint32_t kVerbsXrcdHandle = 1u << 0;
+
+// struct verbs_dm, struct verbs_counters: the kernel handle after the
+// public object.
+struct VerbsDm {
+	ibv_dm dm;
+	uint32_t handle;
+};
+struct VerbsCounters {
+	ibv_counters counters;
+	uint32_t handle;
+};
 
 struct VerbsSrq {
 	ibv_srq srq;
@@ -251,5 +278,9 @@ static_assert(sizeof(ovb_ioctl_attr) == 16 && sizeof(ovb_ioctl_hdr) == 24);
 static_assert(sizeof(VerbsMr) == sizeof(ibv_mr) + 8 && offsetof(VerbsMr, mr) == 0);
 static_assert(offsetof(VerbsQp, comp_mask) == sizeof(ibv_qp_ex));
 static_assert(offsetof(VerbsSrq, srq_num) == sizeof(ibv_srq) + 24);
+static_assert(offsetof(VerbsDm, handle) == sizeof(ibv_dm) &&
+	      offsetof(VerbsCounters, handle) == sizeof(ibv_counters));
+static_assert(offsetof(VerbsXrcd, handle) == sizeof(ibv_xrcd) + 4 &&
+	      sizeof(VerbsXrcd) == sizeof(ibv_xrcd) + 8);
 
 } // namespace ovb::rdmacore

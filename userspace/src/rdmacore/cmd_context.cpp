@@ -9,6 +9,8 @@
 #include "../context.h"
 #include "../core.h"
 #include "../export.h"
+#include "../device.h"
+#include "cmdbuf.h"
 #include "udata.h"
 
 extern "C" bool verbs_allow_disassociate_destroy;	// private_34.cpp
@@ -84,6 +86,25 @@ OVB_EXPORT int ibv_cmd_query_device_any(ibv_context *ctx,
 		std::memcpy(resp, &raw, n);
 		*resp_size = raw.response_length;
 	}
+	return 0;
+}
+
+// The context's comp vectors and the kernel's core support bits (which
+// rdma-core keeps in the verbs_device), an ioctl method only.
+OVB_EXPORT int ibv_cmd_query_context(ibv_context *ctx, CommandBuffer *link)
+{
+	IoctlCall call(OVB_OBJECT_DEVICE, OVB_METHOD_QUERY_CONTEXT, 2, link);
+	uint64_t core_support = 0;
+	call.ptr_out(OVB_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+		     &ctx->num_comp_vectors, sizeof(ctx->num_comp_vectors));
+	call.ptr_out(OVB_ATTR_QUERY_CONTEXT_CORE_SUPPORT, &core_support,
+		     sizeof(core_support));
+	int rc = call.run(ctx);
+	if (rc)
+		return rc;
+	priv(ctx)->core_support = core_support;
+	if (VerbsDevice *v = priv(ctx)->device->rdmacore())
+		v->core_support = core_support;
 	return 0;
 }
 

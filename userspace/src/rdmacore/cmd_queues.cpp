@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // rdma-core's ibv_cmd_* for CQs, SRQs, QPs, AHs and multicast, on our
-// command layer.  The extended creates take what the core commands carry:
-// attributes that need the kernel's extended requests (QP create flags,
-// RSS, XRC, CQ flags the kernel must see) answer EOPNOTSUPP for now.
+// command layer.  The extended creates hand the kernel what rdma-core 44
+// hands it (CQ flags, QP create flags, XRC and RSS QPs): its answer is
+// the provider's.
 #include <cerrno>
 #include <cstring>
 
+#include "../cmd/execute.h"
 #include "../context.h"
 #include "../core.h"
 #include "../export.h"
@@ -36,34 +37,27 @@ void fill_qp_resp(ovb_create_qp_resp *r, const ibv_qp *qp,
 	r->max_inline_data = cap.max_inline_data;
 }
 
-// ibv_cmd_create_qp_ex{,2}: the basic attributes of an extended request.
-int create_qp_from_ex(ibv_qp_init_attr_ex *ax, VerbsQp *vqp, uint32_t allowed,
-		      ovb_udata *ud)
+// ibv_cmd_create_qp_ex{,2}: the comp_mask bits each accepts, then the
+// extended create; the XRC domain (an XRC receive QP's owner) is
+// remembered in the provider's verbs_qp.
+int create_qp_from_ex(ibv_context *ctx, ibv_qp_init_attr_ex *ax,
+		      VerbsQp *vqp, uint32_t allowed, ovb_udata *ud)
 {
 	if (ax->comp_mask & ~allowed)
 		return EINVAL;
-	constexpr uint32_t kNeedsExtended =
-		IBV_QP_INIT_ATTR_XRCD | IBV_QP_INIT_ATTR_IND_TABLE |
-		IBV_QP_INIT_ATTR_RX_HASH | IBV_QP_INIT_ATTR_MAX_TSO_HEADER;
-	if ((ax->comp_mask & kNeedsExtended) ||
-	    ((ax->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) && ax->create_flags))
-		return EOPNOTSUPP;
-	if (!(ax->comp_mask & IBV_QP_INIT_ATTR_PD) || !ax->pd)
-		return EINVAL;
-	ibv_qp_init_attr basic{};
-	basic.qp_context = ax->qp_context;
-	basic.send_cq = ax->send_cq;
-	basic.recv_cq = ax->recv_cq;
-	basic.srq = ax->srq;
-	basic.cap = ax->cap;
-	basic.qp_type = ax->qp_type;
-	basic.sq_sig_all = ax->sq_sig_all;
-	int rc = core_create_qp(ax->pd, &vqp->qp, &basic, ud);
+	auto *vxrcd = (ax->comp_mask & IBV_QP_INIT_ATTR_XRCD) && ax->xrcd
+			      ? reinterpret_cast<VerbsXrcd *>(ax->xrcd)
+			      : nullptr;
+	int rc = core_create_qp_ex(ctx, &vqp->qp, ax,
+				   vxrcd ? vxrcd->handle : 0, ud);
 	if (rc)
 		return rc;
-	ax->cap = basic.cap;
 	vqp->comp_mask = 0;
 	vqp->xrcd = nullptr;
+	if (ax->comp_mask & IBV_QP_INIT_ATTR_XRCD) {
+		vqp->comp_mask |= kVerbsQpXrcd;
+		vqp->xrcd = vxrcd;
+	}
 	return 0;
 }
 
@@ -99,19 +93,24 @@ OVB_EXPORT int ibv_cmd_create_cq_ex(ibv_context *ctx,
 	    ~static_cast<uint32_t>(IBV_CQ_INIT_ATTR_MASK_FLAGS |
 				   IBV_CQ_INIT_ATTR_MASK_PD))
 		return answer(EOPNOTSUPP);
-	bool timestamps = attr->wc_flags & (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
-					    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK);
-	bool overrun = (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
-		       (attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN);
-	// Kernel CQ flags are not carried by our core create yet.
-	if (overrun || (timestamps && !(cmd_flags & kTsIgnored)))
-		return answer(EOPNOTSUPP);
+	uint32_t flags = 0;
+	if (attr->wc_flags & (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+			      IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK))
+		flags |= OVB_CREATE_CQ_FLAG_TIMESTAMP_COMPLETION;
+	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	    (attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN))
+		flags |= OVB_CREATE_CQ_FLAG_IGNORE_OVERRUN;
+	// Without the ioctl, only the extended write() carries flags; a
+	// timestamp the provider makes itself may be dropped there.
+	bool require_ex = (flags & ~uint32_t{OVB_CREATE_CQ_FLAG_TIMESTAMP_COMPLETION}) ||
+			  (flags && !(cmd_flags & kTsIgnored));
 	ovb_udata ud = ex_udata<ovb_ex_create_cq_req, ovb_ex_create_cq_resp>(
 		cmd, cmd_size, resp, resp_size);
 	ibv_cq *base = ibv_cq_ex_to_cq(cq);
-	int rc = core_create_cq(ctx, static_cast<int>(attr->cqe),
-				attr->channel, static_cast<int>(attr->comp_vector),
-				base, &ud);
+	int rc = core_create_cq_flags(ctx, static_cast<int>(attr->cqe),
+				      attr->channel,
+				      static_cast<int>(attr->comp_vector), base,
+				      &ud, flags, require_ex);
 	if (!rc && resp) {
 		resp->base.cq_handle = base->handle;
 		resp->base.cqe = static_cast<uint32_t>(base->cqe);
@@ -160,9 +159,9 @@ OVB_EXPORT int ibv_cmd_create_srq(ibv_pd *pd, ibv_srq *srq,
 	return answer(rc);
 }
 
-// Basic SRQs only so far (XRC and tag-matching need the extended create).
-// The provider's create_srq_ex is called by the application directly, so
-// the generic fields are set here, as rdma-core's command does.
+// Basic, XRC and tag-matching SRQs.  The provider's create_srq_ex is
+// called by the application directly, so the generic fields are set
+// here, as rdma-core's command does.
 OVB_EXPORT int ibv_cmd_create_srq_ex(ibv_context *ctx, VerbsSrq *vsrq,
 				     ibv_srq_init_attr_ex *ax, void *cmd,
 				     size_t cmd_size,
@@ -170,29 +169,33 @@ OVB_EXPORT int ibv_cmd_create_srq_ex(ibv_context *ctx, VerbsSrq *vsrq,
 				     size_t resp_size)
 {
 	uint32_t mask = ax->comp_mask;
-	if (!(mask & IBV_SRQ_INIT_ATTR_PD) || !ax->pd)
-		return answer(EINVAL);
-	if ((mask & IBV_SRQ_INIT_ATTR_TYPE) && ax->srq_type != IBV_SRQT_BASIC)
+	if (mask >= IBV_SRQ_INIT_ATTR_RESERVED)
 		return answer(EOPNOTSUPP);
+	if (!(mask & IBV_SRQ_INIT_ATTR_PD))
+		return answer(EINVAL);
 	ovb_udata ud = write_udata<ovb_create_xsrq_req, ovb_create_srq_resp>(
 		cmd, cmd_size, resp, resp_size);
-	ibv_srq_init_attr basic{};
-	basic.srq_context = ax->srq_context;
-	basic.attr = ax->attr;
+	auto *vxrcd = (mask & IBV_SRQ_INIT_ATTR_XRCD) && ax->xrcd
+			      ? reinterpret_cast<VerbsXrcd *>(ax->xrcd)
+			      : nullptr;
+	init_srq_fields(&vsrq->srq, ctx, ax->srq_context);
 	uint32_t srq_num = 0;
-	int rc = core_create_srq(ax->pd, &vsrq->srq, &basic, &srq_num, &ud);
+	int rc = core_create_srq_ex(ax->pd, &vsrq->srq, ax,
+				    vxrcd ? vxrcd->handle : 0, &srq_num, &ud);
 	if (rc)
 		return answer(rc);
-	ax->attr = basic.attr;
-	init_srq_fields(&vsrq->srq, ctx, ax->srq_context);
-	vsrq->srq_type = IBV_SRQT_BASIC;
-	vsrq->xrcd = nullptr;
-	vsrq->cq = nullptr;
-	vsrq->srq_num = srq_num;
+	vsrq->srq_type = (mask & IBV_SRQ_INIT_ATTR_TYPE) ? ax->srq_type
+							: IBV_SRQT_BASIC;
+	if (vsrq->srq_type == IBV_SRQT_XRC) {
+		vsrq->srq_num = srq_num;
+		vsrq->xrcd = vxrcd;
+	}
+	if (mask & IBV_SRQ_INIT_ATTR_CQ)
+		vsrq->cq = ax->cq;
 	if (resp) {
 		resp->srq_handle = vsrq->srq.handle;
-		resp->max_wr = basic.attr.max_wr;
-		resp->max_sge = basic.attr.max_sge;
+		resp->max_wr = ax->attr.max_wr;
+		resp->max_sge = ax->attr.max_sge;
 		resp->srqn = srq_num;
 	}
 	return 0;
@@ -230,14 +233,14 @@ OVB_EXPORT int ibv_cmd_create_qp(ibv_pd *pd, ibv_qp *qp,
 	return answer(rc);
 }
 
-OVB_EXPORT int ibv_cmd_create_qp_ex(ibv_context *, VerbsQp *vqp,
+OVB_EXPORT int ibv_cmd_create_qp_ex(ibv_context *ctx, VerbsQp *vqp,
 				    ibv_qp_init_attr_ex *ax, void *cmd,
 				    size_t cmd_size, ovb_create_qp_resp *resp,
 				    size_t resp_size)
 {
 	ovb_udata ud = write_udata<ovb_create_qp_req, ovb_create_qp_resp>(
 		cmd, cmd_size, resp, resp_size);
-	int rc = create_qp_from_ex(ax, vqp,
+	int rc = create_qp_from_ex(ctx, ax, vqp,
 				   IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
 					   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 				   &ud);
@@ -246,7 +249,7 @@ OVB_EXPORT int ibv_cmd_create_qp_ex(ibv_context *, VerbsQp *vqp,
 	return answer(rc);
 }
 
-OVB_EXPORT int ibv_cmd_create_qp_ex2(ibv_context *, VerbsQp *vqp,
+OVB_EXPORT int ibv_cmd_create_qp_ex2(ibv_context *ctx, VerbsQp *vqp,
 				     ibv_qp_init_attr_ex *ax, void *cmd,
 				     size_t cmd_size,
 				     ovb_ex_create_qp_resp *resp,
@@ -255,7 +258,7 @@ OVB_EXPORT int ibv_cmd_create_qp_ex2(ibv_context *, VerbsQp *vqp,
 	ovb_udata ud = ex_udata<ovb_ex_create_qp_req, ovb_ex_create_qp_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = create_qp_from_ex(
-		ax, vqp,
+		ctx, ax, vqp,
 		IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
 			IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
@@ -339,4 +342,24 @@ OVB_EXPORT int ibv_cmd_detach_mcast(ibv_qp *qp, const ibv_gid *gid,
 				    uint16_t lid)
 {
 	return answer(core_detach_mcast(qp, gid, lid));
+}
+
+// cmd: the provider's struct ibv_modify_cq (extended header, core
+// request, its own data): CQ moderation, an extended write() command.
+OVB_EXPORT int ibv_cmd_modify_cq(ibv_cq *cq, ibv_modify_cq_attr *attr,
+				 void *cmd, size_t cmd_size)
+{
+	if (attr->attr_mask >= IBV_CQ_ATTR_RESERVED)
+		return answer(EINVAL);
+	ovb_ex_modify_cq_req req{};
+	req.cq_handle = cq->handle;
+	req.attr_mask = attr->attr_mask;
+	req.attr.cq_count = attr->moderate.cq_count;
+	req.attr.cq_period = attr->moderate.cq_period;
+	ovb_udata ud = driver_udata(cmd, cmd_size, kExCmdHdr, sizeof(req),
+				    nullptr, 0, 0);
+	return answer(cmd::execute(cq->context,
+				   cmd::spec<OVB_EX_CMD_MODIFY_CQ,
+					     cmd::Framing::extended>(),
+				   req, nullptr, &ud));
 }
