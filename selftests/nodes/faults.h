@@ -53,7 +53,7 @@ struct stream_report {
 	double run_s;			/* connected to done */
 	int teardown_errno;		/* first destroy call that failed */
 	int transport;			/* enum ibv_transport_type */
-	char stage[48];			/* where a setup failure happened */
+	char stage[80];			/* where a setup failure happened */
 	volatile double fault_at;	/* monotonic time of the fault, 0: none */
 };
 

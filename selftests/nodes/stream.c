@@ -64,7 +64,12 @@ static uint8_t *slot(struct stream *s, int recv, int i)
 
 static int fail(struct stream *s, const char *stage)
 {
-	snprintf(s->r->stage, sizeof(s->r->stage), "%s: %s", stage, strerror(errno));
+	char why[sizeof(s->r->stage)];
+
+	/* An unexpected CM event names itself (cm_wait), errno otherwise. */
+	snprintf(why, sizeof(why), "%s", errno == EPROTO && s->r->stage[0] ?
+		 s->r->stage : strerror(errno));
+	snprintf(s->r->stage, sizeof(s->r->stage), "%.30s: %.45s", stage, why);
 	return -1;
 }
 
@@ -83,10 +88,14 @@ static struct rdma_cm_event *cm_wait(struct stream *s, int type, double limit)
 		}
 		if ((int)ev->event == type)
 			return ev;
-		rdma_ack_cm_event(ev);
-		errno = EPROTO;
-		if (type != RDMA_CM_EVENT_DISCONNECTED)
+		if (type != RDMA_CM_EVENT_DISCONNECTED) {
+			snprintf(s->r->stage, sizeof(s->r->stage), "%s instead",
+				 rdma_event_str(ev->event));
+			rdma_ack_cm_event(ev);
+			errno = EPROTO;
 			return NULL;
+		}
+		rdma_ack_cm_event(ev);
 	}
 	errno = ETIMEDOUT;
 	return NULL;
@@ -190,8 +199,23 @@ static void completed(struct stream *s, const struct ibv_wc *wc)
 		r->recv_ok++;
 	else
 		r->bad_payload++;
-	if (r->recv_ok + r->bad_payload + s->recvs_out < s->o->count)
+	/* Not into a QP that failed: siw (user rings) would never flush it. */
+	if (!r->err_completions && r->recv_ok + r->bad_payload + s->recvs_out < s->o->count)
 		post_recv(s, (uint32_t)wc->wr_id);
+}
+
+/*
+ * Flow control in batches of `window` messages: batch k leaves only once
+ * the peer's batch k-1 has been received (and its receives reposted), so
+ * at most two batches, the receive queue's depth, are ever on their way
+ * to a side.  iWARP has no RNR retry (a SEND finding no receive is fatal
+ * to the QP), and on RoCE it saves the RNR NAK's wait.
+ */
+static int may_send(const struct stream *s)
+{
+	int batch = s->send_posted / s->o->window;
+
+	return s->r->recv_ok + s->r->bad_payload >= batch * s->o->window;
 }
 
 /* Sends and receives until both directions are done, or, after an error,
@@ -206,7 +230,7 @@ static void pump(struct stream *s)
 
 	while (now_s() < end) {
 		while (!r->err_completions && s->send_posted < o->count &&
-		       s->sends_out < o->window && !post_send(s))
+		       s->sends_out < o->window && may_send(s) && !post_send(s))
 			;
 		n = ibv_poll_cq(s->cq, 16, wc);
 		for (i = 0; i < n; i++)
@@ -226,6 +250,9 @@ static void pump(struct stream *s)
 			rdma_disconnect(s->id);
 			s->disconnecting = 1;
 		}
+		/* siw never completes what was posted into a failed QP. */
+		if (s->disconnecting && now_s() > s->disconnected_at + 4)
+			break;
 		if (n <= 0)
 			usleep(200);
 	}
