@@ -161,6 +161,26 @@ static int post_send(struct stream *s)
 	return 0;
 }
 
+/*
+ * A zero-length RDMA WRITE (no key checked, C9-88), posted while the
+ * batch rule holds this side's sends back: RC learns that a peer is gone
+ * only from a send awaiting its ACK, so a side with nothing to send would
+ * wait for a dead peer forever.  RoCE only: iWARP's TCP notices by itself.
+ */
+static int post_probe(struct stream *s)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = (uint64_t)2 << 32, .opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (ibv_post_send(s->id->qp, &wr, &bad))
+		return -1;
+	s->sends_out++;
+	s->r->posted++;
+	return 0;
+}
+
 static int payload_ok(struct stream *s, const uint8_t *p, uint32_t len)
 {
 	int i;
@@ -192,7 +212,7 @@ static void completed(struct stream *s, const struct ibv_wc *wc)
 		return;
 	}
 	if (is_send) {
-		r->sent_ok++;
+		r->sent_ok += is_send == 1;	/* not the probes */
 		return;
 	}
 	if (payload_ok(s, slot(s, 1, (uint32_t)wc->wr_id), wc->byte_len))
@@ -232,13 +252,16 @@ static void pump(struct stream *s)
 		while (!r->err_completions && s->send_posted < o->count &&
 		       s->sends_out < o->window && may_send(s) && !post_send(s))
 			;
+		if (!r->err_completions && !s->sends_out && r->transport == IBV_TRANSPORT_IB &&
+		    !(r->sent_ok == o->count && r->recv_ok + r->bad_payload == o->count))
+			post_probe(s);
 		n = ibv_poll_cq(s->cq, 16, wc);
 		for (i = 0; i < n; i++)
 			completed(s, &wc[i]);
 		drain_events(s);
 		if (!r->err_completions && r->sent_ok == o->count &&
-		    r->recv_ok + r->bad_payload == o->count)
-			break;
+		    r->recv_ok + r->bad_payload == o->count && !s->sends_out)
+			break;	/* a probe still out is waited for too */
 		if (r->err_completions && !s->sends_out && !s->recvs_out)
 			break;
 		/*
