@@ -203,6 +203,10 @@ static void completed(struct stream *s, const struct ibv_wc *wc)
 		s->sends_out--;
 	else
 		s->recvs_out--;
+	/* A probe the peer flushed by leaving once both directions were done. */
+	if (wc->status != IBV_WC_SUCCESS && is_send == 2 && r->sent_ok == s->o->count &&
+	    r->recv_ok + r->bad_payload == s->o->count)
+		return;
 	if (wc->status != IBV_WC_SUCCESS) {
 		if (!r->err_completions++) {
 			r->first_err_status = wc->status;
