@@ -165,7 +165,8 @@ static int post_send(struct stream *s)
  * A zero-length RDMA WRITE (no key checked, C9-88), posted while the
  * batch rule holds this side's sends back: RC learns that a peer is gone
  * only from a send awaiting its ACK, so a side with nothing to send would
- * wait for a dead peer forever.  RoCE only: iWARP's TCP notices by itself.
+ * wait for a dead peer forever.  RoCE only: on siw a probe did not make
+ * the survivor of a link down learn sooner (testing.md, open item).
  */
 static int post_probe(struct stream *s)
 {
