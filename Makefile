@@ -53,7 +53,7 @@ DKMS_SRC := $(BUILD)/dkms/src/openverbs-$(VERSION)
 DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 
 .PHONY: all help setup ensure-setup kernel userspace selftests uapi-check \
-	unit-test kabi-check kabi-check-one qemu-test qemu-test-one interop fuzz fuzz-compare test demo \
+	unit-test kabi-check kabi-check-one qemu-test qemu-test-one interop node-faults fuzz fuzz-compare test demo \
 	check check-sparse clean bench bench-programs kernel-flavors debug-kernel dkms-source dkms-build \
 	dkms-test deb deb-lint deb-test dkms-install dkms-remove kernels siw
 
@@ -88,6 +88,7 @@ help:
 	@echo "make qemu-test   selftests in QEMU on every target kernel (UVERBS=ours|intree, KVER=one)"
 	@echo "                 and a two-node smoke test (ours <-> in-tree over a link)"
 	@echo "make interop     two guests, every stack and library pair: the matrix in compatibility.md"
+	@echo "make node-faults two guests: link down, killed peer, netem loss/reorder (rxe, siw)"
 	@echo "make kernels     list the target kernels found (KVER, KVERS, every flavor)"
 	@echo "make kernel-flavors  compile for every installed target kernel and flavor"
 	@echo "make qemu-test KERNEL=debug  the same on a KASAN/lockdep kernel built here (long)"
@@ -209,6 +210,13 @@ endif
 interop: kernel userspace siw
 	$(TOP)/qemu/interop --write-doc --kver=$(KVER) --hca=rxe --timeout=1500
 	$(TOP)/qemu/interop --write-doc --kver=$(KVER) --hca=siw --timeout=1500
+
+# Faults between the two nodes (netem loss and reordering, a SIGKILLed
+# peer, a link down), rxe then siw: about 4 min per stack pair, so not in
+# make qemu-test (Documentation/testing.md, "Faults between nodes").
+node-faults: kernel userspace selftests siw
+	$(TOP)/qemu/node-faults --kver=$(KVER) --hca=rxe --timeout=600
+	$(TOP)/qemu/node-faults --kver=$(KVER) --hca=siw --timeout=600
 
 # The long fuzzer run (the suite runs it for 20 s); a splat fails it.
 fuzz: kernel selftests
