@@ -13,7 +13,8 @@
  *  - the event file a create names (EVENT_FD) getting the object's events;
  *  - flow actions: 6.1 has only their DESTROY (for drivers with
  *    destroy_flow_action); ovbtest creates them with a driver method on
- *    the FLOW_ACTION object, as mlx5 does, and flows hold them.
+ *    the FLOW_ACTION object, as mlx5 does, and flows hold them;
+ *  - counters bound to flows by a count action, read while bound.
  * Malformed variants (missing mandatory attributes, handles of the wrong
  * type or of another file) with the in-tree 6.1 module's errnos.
  */
@@ -641,6 +642,115 @@ TEST_F(xioc, flow_action_held_by_flow)
 	a = flow_action_create(self->fd);
 	ASSERT_LE(0, a);
 	ASSERT_LE(0, flow_with_action(self->fd, qp, a));
+}
+
+/* ------------------------------------------------ counters of flow rules */
+
+static int counters_create(int fd)
+{
+	struct ioc c;
+	int ret;
+
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_COUNTERS,
+			 UVERBS_METHOD_COUNTERS_CREATE);
+	ioc_obj(&c, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0);
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+static int counters_read(int fd, __u32 h, __u64 *values, size_t n)
+{
+	struct ioc c;
+
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_COUNTERS,
+			 UVERBS_METHOD_COUNTERS_READ);
+	ioc_obj(&c, UVERBS_ATTR_READ_COUNTERS_HANDLE, h);
+	ioc_out(&c, UVERBS_ATTR_READ_COUNTERS_BUFF, values, n * sizeof(*values));
+	return ioc_call(fd, &c);
+}
+
+/* A rule whose one spec is a count action of @size bytes (16 is right). */
+static int flow_with_count(int fd, __u32 qp, __u32 counters, __u16 size)
+{
+	struct {
+		struct ib_uverbs_create_flow cmd;
+		struct ib_uverbs_flow_spec_action_count count;
+		__u64 beyond;
+	} req = {
+		.cmd.qp_handle = qp,
+		.cmd.flow_attr = { .priority = 1, .port = 1,
+				   .num_of_specs = 1, .size = size },
+		.count = { .type = 0x1003, .size = size, .handle = counters },
+	};
+	struct ib_uverbs_create_flow_resp out = {};
+	ssize_t ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_CREATE_FLOW, &req,
+				 sizeof(req.cmd) + size, 0, &out, sizeof(out),
+				 0);
+
+	return ret < 0 ? (int)ret : (int)out.flow_handle;
+}
+
+#define COUNTERS_DESTROY(fd, h)						\
+	destroy_by_ioctl(fd, UVERBS_OBJECT_COUNTERS,			\
+			 UVERBS_METHOD_COUNTERS_DESTROY,		\
+			 UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, h)
+
+#define FLOW_DESTROY(fd, h)						\
+	destroy_by_ioctl(fd, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY, \
+			 UVERBS_ATTR_DESTROY_FLOW_HANDLE, h)
+
+/* Counter i of the object as the driver reads it for @rules holders. */
+static int counters_say(int fd, __u32 h, __u32 rules)
+{
+	__u64 v[3] = {};
+	int ret = counters_read(fd, h, v, 3);
+
+	if (ret)
+		return ret;
+	for (__u32 i = 0; i < 3; i++)
+		if (v[i] != OVBTEST_COUNTER_VALUE(i, rules))
+			return 1;
+	return 0;
+}
+
+/*
+ * A count action pins its counters object for the rule's life (mlx5 binds
+ * flow counters so): read only while bound, DESTROY busy meanwhile.
+ */
+TEST_F(xioc, flow_count_action_binds_counters)
+{
+	int qp, k, f1, f2;
+
+	qp = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
+	ASSERT_LE(0, qp);
+	k = counters_create(self->fd);
+	ASSERT_LE(0, k);
+	EXPECT_EQ(-EINVAL, counters_say(self->fd, k, 0));	/* unbound */
+	EXPECT_EQ(-ENOENT, flow_with_count(self->fd, qp, k + 10, 16));
+	EXPECT_EQ(-EINVAL, flow_with_count(self->fd, qp, qp, 16));
+	EXPECT_EQ(-EINVAL, flow_with_count(self->fd, qp, k, 24));
+	EXPECT_EQ(-EINVAL, counters_say(self->fd, k, 0));	/* no pin left */
+
+	f1 = flow_with_count(self->fd, qp, k, 16);
+	ASSERT_LE(0, f1);
+	EXPECT_EQ(0, counters_say(self->fd, k, 1));
+	f2 = flow_with_count(self->fd, qp, k, 16);
+	ASSERT_LE(0, f2);
+	EXPECT_EQ(0, counters_say(self->fd, k, 2));
+	EXPECT_LIVE(flows, 2);
+	EXPECT_EQ(-EBUSY, COUNTERS_DESTROY(self->fd, k));
+
+	EXPECT_EQ(0, FLOW_DESTROY(self->fd, f1));
+	EXPECT_EQ(0, counters_say(self->fd, k, 1));
+	EXPECT_EQ(0, FLOW_DESTROY(self->fd, f2));
+	EXPECT_EQ(-EINVAL, counters_say(self->fd, k, 0));
+	EXPECT_EQ(0, COUNTERS_DESTROY(self->fd, k));
+	EXPECT_EQ(-ENOENT, COUNTERS_DESTROY(self->fd, k));
+
+	/* one left to the file's close, bound to a flow */
+	k = counters_create(self->fd);
+	ASSERT_LE(0, k);
+	ASSERT_LE(0, flow_with_count(self->fd, qp, k, 16));
 }
 
 /* -------------------------------------------------------------- unload */

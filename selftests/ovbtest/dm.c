@@ -2,13 +2,19 @@
 /*
  * ovbtest: the optional MR and object operations a real HCA may have, so
  * that the core methods behind them run their success paths in the
- * selftests: device memory (alloc_dm, dealloc_dm, reg_dm_mr over a kernel
- * buffer standing in for on-chip memory), advise_mr (accepted for up to
+ * selftests: device memory (alloc_dm, dealloc_dm, reg_dm_mr over kernel
+ * pages standing in for on-chip memory, mapped to the user through an mmap
+ * entry of the DM's own, as mlx5's MEMIC: the entry is removed when the DM
+ * is freed, the pages stay with the mappings made before), advise_mr (accepted for up to
  * OVBTEST_ADVISE_MAX_SGE ranges, each of which must name an MR of the PD),
- * and counters objects (nothing ever binds them, so reading them is
- * refused by the core).
+ * and counters objects, bound by the count action of flow rules (flow.c);
+ * the core reads only bound ones, and the values show how many rules hold
+ * them (OVBTEST_COUNTER_VALUE).
  */
 #include <linux/slab.h>
+
+#define UVERBS_MODULE_NAME ovbtest
+#include <rdma/uverbs_named_ioctl.h>
 
 #include "ovbtest.h"
 
@@ -17,7 +23,7 @@
 
 struct ovbtest_dm {
 	struct ib_dm ibdm;
-	void *mem;
+	struct ovbtest_mmap_page *mem;	/* its pages, its own mmap entry */
 };
 
 /* ib_core allocates counters objects at the size the driver declares. */
@@ -25,12 +31,28 @@ struct ovbtest_cntrs {
 	struct ib_counters ibcntrs;
 };
 
+/* Where the user maps the DM, if the caller asked. */
+static int ovbtest_dm_mmap_report(struct ovbtest_dm *dm,
+				  struct uverbs_attr_bundle *attrs)
+{
+	struct ovbtest_dm_mmap where = {
+		.offset = rdma_user_mmap_get_offset(&dm->mem->rdma_entry),
+		.length = PAGE_SIZE << dm->mem->order,
+	};
+
+	if (!uverbs_attr_is_valid(attrs, OVBTEST_ATTR_DM_ALLOC_MMAP))
+		return 0;
+	return uverbs_copy_to(attrs, OVBTEST_ATTR_DM_ALLOC_MMAP, &where,
+			      sizeof(where));
+}
+
 static struct ib_dm *ovbtest_alloc_dm(struct ib_device *ibdev,
 				      struct ib_ucontext *uctx,
 				      struct ib_dm_alloc_attr *attr,
 				      struct uverbs_attr_bundle *attrs)
 {
 	struct ovbtest_dm *dm;
+	int ret;
 
 	if (!attr->length || attr->length > OVBTEST_DM_MAX ||
 	    attr->alignment > PAGE_SHIFT)
@@ -38,22 +60,32 @@ static struct ib_dm *ovbtest_alloc_dm(struct ib_device *ibdev,
 	dm = kzalloc(sizeof(*dm), GFP_KERNEL);
 	if (!dm)
 		return ERR_PTR(-ENOMEM);
-	dm->mem = kzalloc(attr->length, GFP_KERNEL);
-	if (!dm->mem) {
-		kfree(dm);
-		return ERR_PTR(-ENOMEM);
+	dm->mem = ovbtest_mmap_insert_ram(uctx, get_order(attr->length));
+	if (IS_ERR(dm->mem)) {
+		ret = PTR_ERR(dm->mem);
+		goto err_free;
 	}
+	ret = ovbtest_dm_mmap_report(dm, attrs);
+	if (ret)
+		goto err_remove;
 	atomic_inc(&to_odev(ibdev)->live.dms);
 	return &dm->ibdm;
+
+err_remove:
+	rdma_user_mmap_entry_remove(&dm->mem->rdma_entry);
+err_free:
+	kfree(dm);
+	return ERR_PTR(ret);
 }
 
+/* The pages go with the entry's last reference: the last munmap(). */
 static int ovbtest_dealloc_dm(struct ib_dm *ibdm,
 			      struct uverbs_attr_bundle *attrs)
 {
 	struct ovbtest_dm *dm = container_of(ibdm, struct ovbtest_dm, ibdm);
 
 	atomic_dec(&to_odev(ibdm->device)->live.dms);
-	kfree(dm->mem);
+	rdma_user_mmap_entry_remove(&dm->mem->rdma_entry);
 	kfree(dm);
 	return 0;
 }
@@ -114,7 +146,12 @@ static int ovbtest_read_counters(struct ib_counters *counters,
 				 struct ib_counters_read_attr *read_attr,
 				 struct uverbs_attr_bundle *attrs)
 {
-	return 0;	/* never reached: nothing binds them (usecnt 0) */
+	u32 rules = atomic_read(&counters->usecnt);
+	u32 i;
+
+	for (i = 0; i < read_attr->ncounters; i++)
+		read_attr->counters_buff[i] = OVBTEST_COUNTER_VALUE(i, rules);
+	return 0;
 }
 
 const struct ib_device_ops ovbtest_dm_ops = {
@@ -127,4 +164,15 @@ const struct ib_device_ops ovbtest_dm_ops = {
 	.read_counters = ovbtest_read_counters,
 
 	INIT_RDMA_OBJ_SIZE(ib_counters, ovbtest_cntrs, ibcntrs),
+};
+
+ADD_UVERBS_ATTRIBUTES_SIMPLE(ovbtest_dm_alloc, UVERBS_OBJECT_DM,
+			     UVERBS_METHOD_DM_ALLOC,
+			     UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_DM_ALLOC_MMAP,
+						 UVERBS_ATTR_TYPE(struct ovbtest_dm_mmap),
+						 UA_OPTIONAL));
+
+const struct uapi_definition ovbtest_dm_uapi_defs[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DM, &ovbtest_dm_alloc),
+	{},
 };

@@ -2,7 +2,8 @@
 /*
  * ovbtest: flow steering rules on UD and RAW_PACKET QPs, without a data
  * path.  create_flow takes NORMAL rules of L2-L4 specs (eth, ipv4, tcp,
- * udp) and the drop and tag actions, and records what ib_uverbs handed
+ * udp) and the drop, tag, action-handle and count actions (counters read
+ * back through READ_COUNTERS, dm.c), and records what ib_uverbs handed
  * it - the rule's header and each spec's type, size, value and mask - for
  * OVBTEST_METHOD_DEVICE_LAST_FLOW, so a test can check the specs ib_uverbs
  * parsed from the user's command.
@@ -58,6 +59,11 @@ static int ovbtest_flow_spec(const union ib_flow_spec *spec,
 	case IB_FLOW_SPEC_ACTION_TAG:
 		memcpy(rec->val, &spec->flow_tag.tag_id,
 		       sizeof(spec->flow_tag.tag_id));
+		break;
+	case IB_FLOW_SPEC_ACTION_COUNT:
+		/* which counters object: its handle */
+		memcpy(rec->val, &spec->flow_count.counters->uobject->id,
+		       sizeof(spec->flow_count.counters->uobject->id));
 		break;
 	case IB_FLOW_SPEC_ACTION_DROP:
 	case IB_FLOW_SPEC_ACTION_HANDLE:

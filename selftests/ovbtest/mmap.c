@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ovbtest: the pages a context maps, one entry per page, of the three kinds
- * real HCAs hand out through rdma_user_mmap_io():
+ * ovbtest: the pages a context maps, one entry per page (per DM for device
+ * memory, dm.c), of the three kinds real HCAs hand out through
+ * rdma_user_mmap_io():
  *
  *  - cached: kernel RAM (queues, the counters and doorbell pages here);
  *  - write-combining: device memory mapped with pgprot_writecombine(), as
@@ -190,6 +191,47 @@ static void ovbtest_bar_page_put(struct ovbtest_mmap_page *p)
 
 /* ----------------------------------------------------------- entries */
 
+/* The pages behind @p, and a bus-less entry's pfn. */
+static int ovbtest_mmap_pages_get(struct ovbtest_mmap_page *p, u64 fill)
+{
+	if (p->kind != OVBTEST_MMAP_CACHED)
+		return ovbtest_mmap_has_bar() ? ovbtest_bar_page_get(p, fill) :
+						-ENODEV;
+	p->page = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, p->order);
+	return p->page ? 0 : -ENOMEM;
+}
+
+static void ovbtest_mmap_pages_put(struct ovbtest_mmap_page *p)
+{
+	if (p->kind == OVBTEST_MMAP_CACHED)
+		free_pages((unsigned long)p->page, p->order);
+	else
+		ovbtest_bar_page_put(p);
+}
+
+static struct ovbtest_mmap_page *
+ovbtest_mmap_add(struct ib_ucontext *ibuc, struct ovbtest_mmap_page *p,
+		 u64 fill)
+{
+	int ret;
+
+	ret = ovbtest_mmap_pages_get(p, fill);
+	if (ret)
+		goto err_free;
+	ret = rdma_user_mmap_entry_insert(ibuc, &p->rdma_entry,
+					  PAGE_SIZE << p->order);
+	if (ret)
+		goto err_pages;
+	atomic_inc(&ovbtest_mmap_live);
+	return p;
+
+err_pages:
+	ovbtest_mmap_pages_put(p);
+err_free:
+	kfree(p);
+	return ERR_PTR(ret);
+}
+
 /*
  * A new entry of @kind for @ibuc; a BAR page starts with @fill.  The
  * caller removes it (rdma_user_mmap_entry_remove) when the context goes.
@@ -198,37 +240,30 @@ struct ovbtest_mmap_page *ovbtest_mmap_insert(struct ib_ucontext *ibuc,
 					      enum ovbtest_mmap_kind kind,
 					      bool read_only, u64 fill)
 {
-	struct ovbtest_mmap_page *p;
-	int ret;
+	struct ovbtest_mmap_page *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return ERR_PTR(-ENOMEM);
 	p->kind = kind;
 	p->read_only = read_only;
-	if (kind == OVBTEST_MMAP_CACHED) {
-		p->page = (void *)get_zeroed_page(GFP_KERNEL);
-		ret = p->page ? 0 : -ENOMEM;
-	} else {
-		ret = ovbtest_mmap_has_bar() ? ovbtest_bar_page_get(p, fill) :
-					       -ENODEV;
-	}
-	if (ret)
-		goto err_free;
-	ret = rdma_user_mmap_entry_insert(ibuc, &p->rdma_entry, PAGE_SIZE);
-	if (ret)
-		goto err_page;
-	atomic_inc(&ovbtest_mmap_live);
-	return p;
+	return ovbtest_mmap_add(ibuc, p, fill);
+}
 
-err_page:
-	if (kind == OVBTEST_MMAP_CACHED)
-		free_page((unsigned long)p->page);
-	else
-		ovbtest_bar_page_put(p);
-err_free:
-	kfree(p);
-	return ERR_PTR(ret);
+/*
+ * 1 << @order zeroed pages of kernel RAM, physically contiguous, in one
+ * writable entry: the memory of an object that has its own mapping (a
+ * DM), removed by the object's owner when the object goes.
+ */
+struct ovbtest_mmap_page *ovbtest_mmap_insert_ram(struct ib_ucontext *ibuc,
+						  unsigned int order)
+{
+	struct ovbtest_mmap_page *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	p->kind = OVBTEST_MMAP_CACHED;
+	p->order = order;
+	return ovbtest_mmap_add(ibuc, p, 0);
 }
 
 u64 ovbtest_mmap_read(struct ovbtest_mmap_page *p)
@@ -259,7 +294,7 @@ static int ovbtest_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	}
 	pfn = p->kind == OVBTEST_MMAP_CACHED ?
 		page_to_pfn(virt_to_page(p->page)) : PHYS_PFN(p->phys);
-	ret = rdma_user_mmap_io(ibuc, vma, pfn, PAGE_SIZE,
+	ret = rdma_user_mmap_io(ibuc, vma, pfn, PAGE_SIZE << p->order,
 				ovbtest_kind_prot[p->kind](vma->vm_page_prot),
 				entry);
 out:
@@ -271,10 +306,7 @@ static void ovbtest_mmap_free(struct rdma_user_mmap_entry *entry)
 {
 	struct ovbtest_mmap_page *p = to_opage(entry);
 
-	if (p->kind == OVBTEST_MMAP_CACHED)
-		free_page((unsigned long)p->page);
-	else
-		ovbtest_bar_page_put(p);
+	ovbtest_mmap_pages_put(p);
 	kfree(p);
 	atomic_dec(&ovbtest_mmap_live);
 }

@@ -87,7 +87,8 @@ struct ovbtest_mmap_page {
 	struct rdma_user_mmap_entry rdma_entry;
 	enum ovbtest_mmap_kind kind;
 	bool read_only;
-	void *page;		/* cached: the page */
+	void *page;		/* cached: the pages, 1 << order of them */
+	unsigned int order;
 	void __iomem *io;	/* BAR pages: the kernel's mapping of it */
 	phys_addr_t phys;	/* ... its bus address */
 	u64 bar_offset;		/* ... and where it is in the BAR */
@@ -212,6 +213,8 @@ extern const struct uapi_definition ovbtest_mmap_uapi_defs[];
 void ovbtest_mmap_init(void);
 void ovbtest_mmap_exit(void);
 bool ovbtest_mmap_has_bar(void);
+struct ovbtest_mmap_page *ovbtest_mmap_insert_ram(struct ib_ucontext *ibuc,
+						  unsigned int order);
 struct ovbtest_mmap_page *ovbtest_mmap_insert(struct ib_ucontext *ibuc,
 					      enum ovbtest_mmap_kind kind,
 					      bool read_only, u64 fill);
@@ -227,6 +230,7 @@ void ovbtest_mcast_drop_qp(struct ovbtest_qp *qp);
 
 /* dm.c */
 extern const struct ib_device_ops ovbtest_dm_ops;
+extern const struct uapi_definition ovbtest_dm_uapi_defs[];
 
 /* chan.c */
 extern const struct uapi_definition ovbtest_uapi_defs[];

@@ -601,4 +601,26 @@ enum ovbtest_flow_action_attrs {
 	OVBTEST_ATTR_FLOW_ACTION_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
 };
 
+/*
+ * READ_COUNTERS of a counters object bound to flow rules by their count
+ * action: counter @i reads this, for the @rules holding the object.
+ */
+#define OVBTEST_COUNTER_VALUE(i, rules)	(0xc0000000ULL + ((i) << 8) + (rules))
+
+/*
+ * Device memory as mlx5's MEMIC hands it out: the standard DM_ALLOC
+ * method carries a driver attribute with the mmap() offset and length of
+ * the DM's pages (selftests/ovbtest/dm.c).  The pages belong to an mmap
+ * entry of their own, removed when the DM is freed: mappings made before
+ * keep the pages until their last munmap(), a new mmap() is refused.
+ */
+enum ovbtest_dm_alloc_attrs {
+	OVBTEST_ATTR_DM_ALLOC_MMAP = OVBTEST_ATTR_NS,	/* PTR_OUT, optional */
+};
+
+struct ovbtest_dm_mmap {
+	__aligned_u64 offset;	/* for mmap() on the uverbs file */
+	__aligned_u64 length;	/* the DM's length, rounded up to pages */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
