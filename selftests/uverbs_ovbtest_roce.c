@@ -16,7 +16,10 @@
  *    resolved MAC reaches the driver, OVBTEST_METHOD_DEVICE_LAST_AV), a
  *    QP moved from one port to the other in INIT, AVs on the wrong port;
  *  - multicast on the RoCE port, where ib_core ignores the MLID, against
- *    the IB port's rules; detach, destroy, nothing left on the driver.
+ *    the IB port's rules; detach, destroy, nothing left on the driver;
+ *  - with IPv4 and IPv6 addresses on the netdev: their RoCE v2 GIDs, and
+ *    unicast destinations resolved through routes and neighbours by
+ *    CREATE_AH and MODIFY_QP, or refused before the driver sees them.
  * Expected values are the in-tree 6.1 module's answers.
  */
 #define _GNU_SOURCE
@@ -802,6 +805,188 @@ TEST_F(roce, mcast_one_gid_two_lids_on_roce)
 	EXPECT_LIVE(1, 0, 0);
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 	EXPECT_LIVE(0, 0, 0);
+}
+
+/* ---------------------------------------- destinations through IP */
+
+/*
+ * RoCE v2 unicast as applications use it: the netdev has IP addresses,
+ * ib_core adds their GIDs, and CREATE_AH / MODIFY_QP resolve the
+ * destination MAC through the kernel's routes and neighbours
+ * (documentation prefixes, permanent neighbours: nothing leaves the guest,
+ * whose ovbeth drops what it sends).
+ */
+static const __u8 V4_SRC_GID[16] = { [10] = 0xff, 0xff, 192, 0, 2, 1 };
+static const __u8 V4_PEER_GID[16] = { [10] = 0xff, 0xff, 192, 0, 2, 2 };
+static const __u8 V4_PEER_MAC[6] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 };
+static const __u8 V6_SRC_GID[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+static const __u8 V6_PEER_GID[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+static const __u8 V6_PEER_MAC[6] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x02 };
+/* on the subnet, no neighbour entry: ARP is sent and never answered */
+static const __u8 V4_SILENT_GID[16] = { [10] = 0xff, 0xff, 192, 0, 2, 99 };
+/* no route at all */
+static const __u8 V4_NOROUTE_GID[16] = { [10] = 0xff, 0xff, 198, 51, 100, 7 };
+
+static int sh(const char *fmt, const char *ndev)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), fmt, ndev);
+	return system(cmd);
+}
+
+/* The index of @gid of @type on the RoCE port, waiting for ib_core. */
+static int gid_index_of(int fd, const __u8 gid[16], __u32 type)
+{
+	struct ib_uverbs_gid_entry e[64];
+
+	for (int t = 0; t < 250; t++) {
+		int n = gid_table(fd, e, 64);
+
+		for (int i = 0; i < n; i++)
+			if (e[i].port_num == P_ROCE && e[i].gid_type == type &&
+			    !memcmp(e[i].gid, gid, 16))
+				return e[i].gid_index;
+		usleep(20000);
+	}
+	return -1;
+}
+
+FIXTURE(roce_ip) {
+	int fd;
+	int pd;
+	int cq;
+	int ifindex;
+	char ndev[64];
+	int v4_idx, v6_idx;
+};
+
+FIXTURE_SETUP(roce_ip)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	int t;
+
+	self->fd = -1;
+	HCA_SETUP_LOAD();
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
+	HCA_SETUP_CQ(self->fd, self->cq);
+	for (t = 0; t < 100; t++) {
+		self->ifindex = roce_ifindex(self->ndev, sizeof(self->ndev));
+		if (self->ifindex > 0)
+			break;
+		usleep(20000);
+	}
+	ASSERT_LT(0, self->ifindex);
+	ASSERT_EQ(0, sh("ip link set %s up", self->ndev));
+	ASSERT_EQ(0, sh("ip addr replace 192.0.2.1/24 dev %s", self->ndev));
+	ASSERT_EQ(0, sh("ip -6 addr replace 2001:db8::1/64 dev %s nodad",
+			self->ndev));
+	ASSERT_EQ(0, sh("ip neigh replace 192.0.2.2 lladdr 02:aa:bb:cc:dd:01 "
+			"dev %s nud permanent", self->ndev));
+	ASSERT_EQ(0, sh("ip -6 neigh replace 2001:db8::2 lladdr "
+			"02:aa:bb:cc:dd:02 dev %s nud permanent", self->ndev));
+	self->v4_idx = gid_index_of(self->fd, V4_SRC_GID, GID_ROCE_V2);
+	self->v6_idx = gid_index_of(self->fd, V6_SRC_GID, GID_ROCE_V2);
+	ASSERT_LE(0, self->v4_idx) TH_LOG("no RoCE v2 GID of 192.0.2.1");
+	ASSERT_LE(0, self->v6_idx) TH_LOG("no RoCE v2 GID of 2001:db8::1");
+}
+
+FIXTURE_TEARDOWN(roce_ip)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->ifindex > 0) {
+		sh("ip addr flush dev %s", self->ndev);
+		sh("ip neigh flush dev %s", self->ndev);
+		sh("ip link set %s down", self->ndev);
+	}
+}
+
+TEST_F(roce_ip, create_ah_resolves_unicast_by_neighbour)
+{
+	struct ovbtest_av_info av, av2;
+	int ah, ah2;
+
+	/* IPv4 (v4-mapped GID) from the v2 GID of the netdev's address */
+	ah = create_ah_write(self->fd, self->pd,
+			     ah_attr(P_ROCE, 0, V4_PEER_GID, self->v4_idx),
+			     &av);
+	ASSERT_LE(0, ah);
+	EXPECT_EQ(0, memcmp(av.dmac, V4_PEER_MAC, 6));
+	EXPECT_EQ(0, memcmp(av.dgid, V4_PEER_GID, 16));
+	EXPECT_EQ(self->v4_idx, av.sgid_index);
+	EXPECT_EQ(GID_ROCE_V2, av.gid_type);
+	EXPECT_EQ(self->ifindex, (int)av.ndev_ifindex);
+	EXPECT_EQ(64, av.hop_limit);
+	ah2 = create_ah_ioctl(self->fd, self->pd,
+			      ah_attr(P_ROCE, 0, V4_PEER_GID, self->v4_idx),
+			      &av2);
+	ASSERT_LE(0, ah2);
+	EXPECT_EQ(0, memcmp(av2.dmac, V4_PEER_MAC, 6));
+	EXPECT_EQ(0, destroy_ah(self->fd, ah));
+	EXPECT_EQ(0, destroy_ah(self->fd, ah2));
+
+	/* IPv6 global unicast */
+	ah = create_ah_ioctl(self->fd, self->pd,
+			     ah_attr(P_ROCE, 0, V6_PEER_GID, self->v6_idx),
+			     &av);
+	ASSERT_LE(0, ah);
+	EXPECT_EQ(0, memcmp(av.dmac, V6_PEER_MAC, 6));
+	EXPECT_EQ(self->v6_idx, av.sgid_index);
+	EXPECT_EQ(GID_ROCE_V2, av.gid_type);
+	EXPECT_EQ(0, destroy_ah(self->fd, ah));
+}
+
+/*
+ * What cannot be resolved never reaches the driver.  ib_core answers
+ * ETIMEDOUT for a destination without a route as for one whose ARP goes
+ * unanswered (6.1 and 6.12).
+ */
+TEST_F(roce_ip, unresolvable_destinations)
+{
+	struct ovbtest_av_info before, av;
+	int ret;
+
+	ASSERT_EQ(0, last_av(self->fd, &before));
+	ret = create_ah_write(self->fd, self->pd,
+			      ah_attr(P_ROCE, 0, V4_NOROUTE_GID, self->v4_idx),
+			      &av);
+	EXPECT_EQ(-ETIMEDOUT, ret);
+	ret = create_ah_write(self->fd, self->pd,
+			      ah_attr(P_ROCE, 0, V4_SILENT_GID, self->v4_idx),
+			      &av);
+	EXPECT_EQ(-ETIMEDOUT, ret);
+	/* an IPv4 destination from the IPv6 source GID */
+	ret = create_ah_ioctl(self->fd, self->pd,
+			      ah_attr(P_ROCE, 0, V4_PEER_GID, self->v6_idx),
+			      &av);
+	EXPECT_EQ(-EINVAL, ret) TH_LOG("v4 destination, v6 source: %d", ret);
+	ASSERT_EQ(0, last_av(self->fd, &av));
+	EXPECT_EQ(before.seq, av.seq);
+}
+
+/* MODIFY_QP to RTR with an IPv4 RoCE v2 AV: the neighbour's MAC. */
+TEST_F(roce_ip, rc_rtr_resolves_unicast)
+{
+	struct ovbtest_av_info av;
+	__u32 qpn;
+	int qp;
+
+	qp = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, &qpn);
+	ASSERT_LE(0, qp);
+	ASSERT_EQ(0, qp_init(self->fd, qp, QPT_RC, P_ROCE));
+	EXPECT_EQ(-ETIMEDOUT,
+		  rc_rtr(self->fd, qp,
+			 ah_attr(P_ROCE, 0, V4_NOROUTE_GID, self->v4_idx)));
+	ASSERT_EQ(0, rc_rtr(self->fd, qp,
+			    ah_attr(P_ROCE, 0, V4_PEER_GID, self->v4_idx)));
+	ASSERT_EQ(0, last_av(self->fd, &av));
+	EXPECT_EQ(OVBTEST_AV_MODIFY_QP, av.source);
+	EXPECT_EQ(qpn, av.qp_num);
+	EXPECT_EQ(0, memcmp(av.dmac, V4_PEER_MAC, 6));
+	EXPECT_EQ(GID_ROCE_V2, av.gid_type);
+	EXPECT_EQ(self->v4_idx, av.sgid_index);
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 }
 
 /* Last: the stack is left as found (rdma_core_programs unloads ib_uverbs). */
