@@ -77,6 +77,10 @@ int get_context(ibv_context *ctx, ovb_udata *ud)
 			return rc;
 		ctx->num_comp_vectors = static_cast<int>(args.num_comp_vectors);
 		priv(ctx)->core_support = args.core_support;
+		// rdma-core keeps it in the verbs_device, where its
+		// providers read it.
+		if (rdmacore::VerbsDevice *v = priv(ctx)->device->rdmacore())
+			v->core_support = args.core_support;
 		return 0;
 	}
 	ovb_get_context_req req{};
@@ -145,6 +149,11 @@ ibv_context *open_device(ibv_device *device, void *private_data)
 			return nullptr;
 		}
 	}
+	return finish_context(vctx);
+}
+
+ibv_context *finish_context(verbs_context *vctx)
+{
 	if (vctx->context.async_fd < 0) {
 		// GET_CONTEXT went by ioctl: the async event fd is a method of
 		// its own, with no write() twin (as rdma-core).

@@ -47,6 +47,10 @@ inline const ovb_context_ops &ops(ibv_context *ctx)
 	return priv(ctx)->ops;
 }
 
+// An rdma-core provider's ops (merged from its verbs_set_ops calls), or
+// nullptr for a context of one of our providers (rdmacore/context.cpp).
+const rdmacore::ContextOps *rdmacore_ops(ibv_context *ctx);
+
 // Calls a provider op, or answers EOPNOTSUPP (as errno for pointer ops).
 template <class R, class... P, class... A>
 R call(ibv_context *ctx, R (*ovb_context_ops::*op)(P...), A... args)
@@ -69,6 +73,9 @@ R call(ibv_context *ctx, R (*ovb_context_ops::*op)(P...), A... args)
 int init_context(verbs_context *vctx, ibv_device *dev, int cmd_fd);
 int get_context(ibv_context *ctx, ovb_udata *ud);
 ibv_context *open_device(ibv_device *device, void *private_data);
+// The async event fd of a context a provider made (opened or imported),
+// if GET_CONTEXT did not bring one; closes the context on failure.
+ibv_context *finish_context(verbs_context *vctx);
 
 // ops.cpp: installs a provider's ops in a context; ours get the plain
 // PD/MR/MW ops they leave out (add_plain_ops), rdma-core's providers do

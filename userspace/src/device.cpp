@@ -28,8 +28,14 @@ namespace {
 
 std::mutex g_lock;
 // Every Device not yet released: the present ones, and those gone from the
-// kernel that a list or context still holds (gone_).
-std::vector<std::unique_ptr<Device>> g_devices;
+// kernel that a list or context still holds (gone_).  Never destroyed: as
+// rdma-core, the library does not tear its devices down at exit (a
+// provider's uninit_device would run under contexts still open).
+std::vector<std::unique_ptr<Device>> &g_devices =
+	*new std::vector<std::unique_ptr<Device>>;
+// One refresh of the list at a time, from the kernel's answer to the
+// merge (rdma-core holds its list lock across both).
+std::mutex g_refresh;
 
 void copy_name(char *dst, size_t n, const std::string &s)
 {
@@ -216,6 +222,7 @@ void identify_once()
 int current_devices(std::vector<Device *> &out)
 {
 	init_once();
+	std::lock_guard<std::mutex> refresh(g_refresh);
 	std::vector<KernelDevice> found;
 	int rc = discover_devices(found);
 	if (rc)

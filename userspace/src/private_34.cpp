@@ -22,9 +22,6 @@
 	}
 
 // Commands: rdma-core returns a positive errno from each.
-OVB_PRIVATE(int, ibv_cmd_create_flow_action_esp, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_destroy_flow_action, EOPNOTSUPP)
-OVB_PRIVATE(int, ibv_cmd_modify_flow_action_esp, EOPNOTSUPP)
 OVB_PRIVATE(int, ibv_cmd_poll_cq, EOPNOTSUPP)
 
 // Posting through the kernel (hfi1, qib): not yet; the first WR is the

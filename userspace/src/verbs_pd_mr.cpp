@@ -9,6 +9,8 @@
 #include "export.h"
 #include "fork.h"
 
+using ovb::rdmacore::VerbsMr;
+
 #undef ibv_reg_mr
 #undef ibv_reg_mr_iova
 
@@ -75,38 +77,103 @@ OVB_EXPORT ibv_mr *ibv_reg_mr_iova2(ibv_pd *pd, void *addr, size_t length,
 	return reg_mr(pd, addr, length, iova, access);
 }
 
+// An rdma-core provider's MRs are verbs_mrs with a type: only plain MRs
+// (not ODP ones) had their range marked for fork safety.
 OVB_EXPORT int ibv_dereg_mr(ibv_mr *mr)
 {
 	void *addr = mr->addr;
 	size_t length = mr->length;
+	bool forked_range = addr != nullptr;
+	if (ovb::rdmacore_ops(mr->context)) {
+		const auto *vmr = reinterpret_cast<const VerbsMr *>(mr);
+		forked_range = vmr->mr_type == ovb::rdmacore::kMrTypeMr &&
+			       !(vmr->access & IBV_ACCESS_ON_DEMAND);
+	}
 	int rc = ovb::call(mr->context, &ovb_context_ops::dereg_mr, mr);
-	if (!rc && addr)
+	if (!rc && forked_range)
 		ovb::fork::dofork(addr, length);
 	return rc;
 }
 
-// rdma-core's checks, then the provider's op.  No provider of ours has
-// one (rxe has none either): valid input fails as a failed command would,
-// IBV_REREG_MR_ERR_CMD with errno EOPNOTSUPP, exactly as libibverbs' stub.
-OVB_EXPORT int ibv_rereg_mr(ibv_mr *mr, int flags, ibv_pd *, void *addr,
+namespace {
+
+// The provider's rereg_mr: an rdma-core provider's if it has one; none of
+// our providers has one (nor rxe), so theirs fail as a failed command.
+int provider_rereg(ibv_mr *mr, int flags, ibv_pd *pd, void *addr,
+		   size_t length, int access)
+{
+	const ovb::rdmacore::ContextOps *rc = ovb::rdmacore_ops(mr->context);
+	if (!rc || !rc->rereg_mr) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return rc->rereg_mr(reinterpret_cast<VerbsMr *>(mr), flags, pd, addr,
+			    length, access);
+}
+
+bool bad_rereg(ibv_mr *mr, int flags, void *addr, size_t length, int access)
+{
+	if (ovb::rdmacore_ops(mr->context) &&
+	    reinterpret_cast<const VerbsMr *>(mr)->mr_type !=
+		    ovb::rdmacore::kMrTypeMr)
+		return true;
+	return (flags & ~IBV_REREG_MR_FLAGS_SUPPORTED) ||
+	       ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) && (!length || !addr)) ||
+	       (access && !(flags & IBV_REREG_MR_CHANGE_ACCESS));
+}
+
+} // namespace
+
+// rdma-core's checks, the new range kept from fork()ed children, the
+// provider's op; on success the MR takes the new PD and range and the old
+// range is released, on failure the new one.
+OVB_EXPORT int ibv_rereg_mr(ibv_mr *mr, int flags, ibv_pd *pd, void *addr,
 			    size_t length, int access)
 {
-	if ((flags & ~IBV_REREG_MR_FLAGS_SUPPORTED) ||
-	    ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) && (!length || !addr)) ||
-	    (access && !(flags & IBV_REREG_MR_CHANGE_ACCESS))) {
+	if (bad_rereg(mr, flags, addr, length, access)) {
 		errno = EINVAL;
 		return IBV_REREG_MR_ERR_INPUT;
 	}
-	(void)mr;
-	errno = EOPNOTSUPP;
-	return IBV_REREG_MR_ERR_CMD;
+	bool translation = flags & IBV_REREG_MR_CHANGE_TRANSLATION;
+	if (translation && ovb::fork::dontfork(addr, length))
+		return IBV_REREG_MR_ERR_DONT_FORK_NEW;
+	void *old_addr = mr->addr;
+	size_t old_length = mr->length;
+	if (provider_rereg(mr, flags, pd, addr, length, access)) {
+		if (translation && ovb::fork::dofork(addr, length))
+			return IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW;
+		return IBV_REREG_MR_ERR_CMD;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		mr->pd = pd;
+	if (translation) {
+		mr->addr = addr;
+		mr->length = length;
+		if (ovb::fork::dofork(old_addr, old_length))
+			return IBV_REREG_MR_ERR_DO_FORK_OLD;
+	}
+	return 0;
 }
 
-OVB_EXPORT ibv_mr *ibv_reg_dmabuf_mr(ibv_pd *, uint64_t, size_t, uint64_t,
-				     int, int)
+// Only an rdma-core provider may have reg_dmabuf_mr; the MR's addr is the
+// offset into the dma-buf.
+OVB_EXPORT ibv_mr *ibv_reg_dmabuf_mr(ibv_pd *pd, uint64_t offset,
+				     size_t length, uint64_t iova, int fd,
+				     int access)
 {
-	errno = EOPNOTSUPP;
-	return nullptr;
+	const ovb::rdmacore::ContextOps *rc = ovb::rdmacore_ops(pd->context);
+	if (!rc || !rc->reg_dmabuf_mr) {
+		errno = EOPNOTSUPP;
+		return nullptr;
+	}
+	ibv_mr *mr = rc->reg_dmabuf_mr(pd, offset, length, iova, fd, access);
+	if (!mr)
+		return nullptr;
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = reinterpret_cast<void *>(static_cast<uintptr_t>(offset));
+	mr->length = length;
+	return mr;
 }
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).

@@ -132,6 +132,13 @@ constexpr uint32_t kVerbsXrcdHandle = 1u << 0;
 
 // struct verbs_dm, struct verbs_counters: the kernel handle after the
 // public object.
+// struct verbs_flow_action
+struct VerbsFlowAction {
+	ibv_flow_action action;
+	uint32_t handle;
+	int type;		// enum ibv_flow_action_type
+};
+constexpr int kFlowActionEsp = 1;	// IBV_FLOW_ACTION_ESP
 struct VerbsDm {
 	ibv_dm dm;
 	uint32_t handle;

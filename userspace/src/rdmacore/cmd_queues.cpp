@@ -25,29 +25,31 @@ namespace {
 // own timestamps, the kernel need not be asked.
 constexpr uint32_t kTsIgnored = 1;
 
-void fill_qp_resp(ovb_create_qp_resp *r, const ibv_qp *qp,
-		  const ibv_qp_cap &cap)
+ovb_create_qp_resp qp_resp(const ibv_qp *qp, const ibv_qp_cap &cap)
 {
-	r->qp_handle = qp->handle;
-	r->qpn = qp->qp_num;
-	r->max_send_wr = cap.max_send_wr;
-	r->max_recv_wr = cap.max_recv_wr;
-	r->max_send_sge = cap.max_send_sge;
-	r->max_recv_sge = cap.max_recv_sge;
-	r->max_inline_data = cap.max_inline_data;
+	ovb_create_qp_resp r{};
+	r.qp_handle = qp->handle;
+	r.qpn = qp->qp_num;
+	r.max_send_wr = cap.max_send_wr;
+	r.max_recv_wr = cap.max_recv_wr;
+	r.max_send_sge = cap.max_send_sge;
+	r.max_recv_sge = cap.max_recv_sge;
+	r.max_inline_data = cap.max_inline_data;
+	return r;
 }
 
 // ibv_cmd_create_qp_ex{,2}: the comp_mask bits each accepts, then the
-// extended create; the XRC domain (an XRC receive QP's owner) is
-// remembered in the provider's verbs_qp.
+// extended create; the XRC domain (an XRC receive QP's owner; for any
+// other QP type rdma-core ignores attr's) is remembered in the provider's
+// verbs_qp.
 int create_qp_from_ex(ibv_context *ctx, ibv_qp_init_attr_ex *ax,
 		      VerbsQp *vqp, uint32_t allowed, ovb_udata *ud)
 {
 	if (ax->comp_mask & ~allowed)
 		return EINVAL;
-	auto *vxrcd = (ax->comp_mask & IBV_QP_INIT_ATTR_XRCD) && ax->xrcd
-			      ? reinterpret_cast<VerbsXrcd *>(ax->xrcd)
-			      : nullptr;
+	bool xrc_recv = ax->qp_type == IBV_QPT_XRC_RECV &&
+			(ax->comp_mask & IBV_QP_INIT_ATTR_XRCD) && ax->xrcd;
+	auto *vxrcd = xrc_recv ? reinterpret_cast<VerbsXrcd *>(ax->xrcd) : nullptr;
 	int rc = core_create_qp_ex(ctx, &vqp->qp, ax,
 				   vxrcd ? vxrcd->handle : 0, ud);
 	if (rc)
@@ -228,8 +230,8 @@ OVB_EXPORT int ibv_cmd_create_qp(ibv_pd *pd, ibv_qp *qp,
 	ovb_udata ud = write_udata<ovb_create_qp_req, ovb_create_qp_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = core_create_qp(pd, qp, attr, &ud);
-	if (!rc && resp)
-		fill_qp_resp(resp, qp, attr->cap);
+	if (!rc)
+		put_core_resp(resp, resp_size, qp_resp(qp, attr->cap));
 	return answer(rc);
 }
 
@@ -244,8 +246,8 @@ OVB_EXPORT int ibv_cmd_create_qp_ex(ibv_context *ctx, VerbsQp *vqp,
 				   IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
 					   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 				   &ud);
-	if (!rc && resp)
-		fill_qp_resp(resp, &vqp->qp, ax->cap);
+	if (!rc)
+		put_core_resp(resp, resp_size, qp_resp(&vqp->qp, ax->cap));
 	return answer(rc);
 }
 
@@ -265,9 +267,11 @@ OVB_EXPORT int ibv_cmd_create_qp_ex2(ibv_context *ctx, VerbsQp *vqp,
 			IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH |
 			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 		&ud);
-	if (!rc && resp) {
-		fill_qp_resp(&resp->base, &vqp->qp, ax->cap);
-		resp->response_length = sizeof(*resp);
+	if (!rc) {
+		ovb_ex_create_qp_resp core{};
+		core.base = qp_resp(&vqp->qp, ax->cap);
+		core.response_length = sizeof(core);
+		put_core_resp(resp, resp_size, core);
 	}
 	return answer(rc);
 }

@@ -91,12 +91,14 @@ OVB_EXPORT int ibv_cmd_create_wq(ibv_context *ctx, ibv_wq_init_attr *attr,
 	ovb_udata ud = ex_udata<ovb_ex_create_wq_req, ovb_ex_create_wq_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = create_wq(ctx, attr, wq, flags, &ud);
-	if (!rc && resp) {
-		resp->wq_handle = wq->handle;
-		resp->wqn = wq->wq_num;
-		resp->max_wr = attr->max_wr;
-		resp->max_sge = attr->max_sge;
-		resp->response_length = sizeof(*resp);
+	if (!rc) {
+		ovb_ex_create_wq_resp core{};
+		core.wq_handle = wq->handle;
+		core.wqn = wq->wq_num;
+		core.max_wr = attr->max_wr;
+		core.max_sge = attr->max_sge;
+		core.response_length = sizeof(core);
+		put_core_resp(resp, resp_size, core);
 	}
 	return answer(rc);
 }
@@ -144,9 +146,10 @@ OVB_EXPORT int ibv_cmd_destroy_wq(ibv_wq *wq)
 				  req, &resp);
 		a.events_reported = resp.events_reported;
 	}
-	rc = destroyed(rc);
+	// An error, or a destroy after a hot-unplug allowed to succeed: no
+	// events will come to wait for.
 	if (rc)
-		return rc;
+		return destroyed(rc);
 	wait_for_acks(wq, [&] { return wq->events_completed == a.events_reported; });
 	return 0;
 }

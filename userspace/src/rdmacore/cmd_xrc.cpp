@@ -52,8 +52,7 @@ OVB_EXPORT int ibv_cmd_open_xrcd(ibv_context *ctx, VerbsXrcd *vxrcd,
 		vxrcd->comp_mask = kVerbsXrcdHandle;
 		vxrcd->handle = core.xrcd_handle;
 	}
-	if (resp)
-		resp->xrcd_handle = core.xrcd_handle;
+	put_core_resp(resp, resp_size, core);
 	return 0;
 }
 

@@ -61,6 +61,13 @@ public:
 			add(id, len, reinterpret_cast<uintptr_t>(p));
 		}
 	}
+	// An enum attribute: the element chosen, then its data as ptr_in.
+	void enum_in(uint16_t id, uint8_t elem, const void *p, size_t len)
+	{
+		ptr_in(id, p, len);
+		if (buf_ && !buf_->buffer_error && buf_->next_attr != buf_->hdr.attrs)
+			buf_->next_attr[-1].attr_data.enum_data.elem_id = elem;
+	}
 	void ptr_out(uint16_t id, void *p, size_t len)
 	{
 		add(id, len, reinterpret_cast<uintptr_t>(p));

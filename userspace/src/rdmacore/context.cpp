@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../context.h"
+#include "../device.h"
 #include "../export.h"
 #include "../objects.h"
 #include "../core.h"
@@ -139,6 +140,12 @@ void merge(ContextOps &into, const ContextOps &from)
 } // namespace ovb::rdmacore
 
 using namespace ovb::rdmacore;
+
+const ContextOps *ovb::rdmacore_ops(ibv_context *ctx)
+{
+	verbs_ex_private *p = priv(ctx);
+	return p->device->rdmacore() ? &p->rc_ops : nullptr;
+}
 
 OVB_EXPORT void *_verbs_init_and_alloc_context(ibv_device *device, int cmd_fd,
 					       size_t alloc_size,

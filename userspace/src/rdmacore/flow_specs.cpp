@@ -134,12 +134,15 @@ size_t flow_spec_to_kernel(const ibv_flow_spec *in, void *out, int &err)
 		std::memcpy(k + kHdr, src + r->ibv_val, len);
 		std::memcpy(k + r->kern_mask, src + r->ibv_val + len, len);
 		break;
-	case Form::sized_filter:
-		ibv_len = (in->hdr.size - sizeof(in->hdr)) / 2;
-		if (ibv_len < r->len) {
+	case Form::sized_filter: {
+		// A spec shorter than its header has no room for a filter.
+		long room = (static_cast<long>(in->hdr.size) -
+			     static_cast<long>(sizeof(in->hdr))) / 2;
+		if (room < static_cast<long>(r->len)) {
 			err = EINVAL;
 			return 0;
 		}
+		ibv_len = static_cast<size_t>(room);
 		if (!all_zero(src + r->ibv_val + ibv_len + r->len, ibv_len - r->len)) {
 			err = EOPNOTSUPP;
 			return 0;
@@ -147,6 +150,7 @@ size_t flow_spec_to_kernel(const ibv_flow_spec *in, void *out, int &err)
 		std::memcpy(k + kHdr, src + r->ibv_val, r->len);
 		std::memcpy(k + r->kern_mask, src + r->ibv_val + ibv_len, r->len);
 		break;
+	}
 	case Form::tag: {
 		uint32_t tag = in->flow_tag.tag_id;
 		std::memcpy(k + kHdr, &tag, sizeof(tag));

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 
 #include <openverbs/provider.h>
 #include <openverbs/uverbs-abi.h>
@@ -59,6 +60,16 @@ ovb_udata ex_udata(const void *cmd, size_t cmd_size, void *resp,
 {
 	return driver_udata(cmd, cmd_size, kExCmdHdr, sizeof(Req), resp,
 			    resp_size, sizeof(Resp));
+}
+
+// The core part of a provider's response as the kernel's write() leaves
+// it: no more of it than the provider's room (resp_size) holds.
+template <class Core>
+void put_core_resp(void *resp, size_t resp_size, const Core &core)
+{
+	if (resp)
+		std::memcpy(resp, &core, resp_size < sizeof(core) ? resp_size
+								  : sizeof(core));
 }
 
 } // namespace ovb::rdmacore

@@ -47,6 +47,11 @@ struct VerbsQp {
 	uint32_t comp_mask;
 	void *xrcd;
 };
+struct VerbsFlowAction {
+	ibv_flow_action action;
+	uint32_t handle;
+	int type;
+};
 struct VerbsDm {
 	ibv_dm dm;
 	uint32_t handle;
@@ -150,6 +155,12 @@ int ibv_cmd_destroy_counters(VerbsCounters *vc);
 int ibv_cmd_read_counters(VerbsCounters *vc, uint64_t *values, uint32_t count,
 			  uint32_t flags, void *link);
 int ibv_cmd_query_context(ibv_context *ctx, void *link);
+int ibv_cmd_create_flow_action_esp(ibv_context *ctx,
+				   ibv_flow_action_esp_attr *attr,
+				   VerbsFlowAction *action, void *link);
+int ibv_cmd_modify_flow_action_esp(VerbsFlowAction *action,
+				   ibv_flow_action_esp_attr *attr, void *link);
+int ibv_cmd_destroy_flow_action(VerbsFlowAction *action);
 }
 
 namespace {
@@ -414,6 +425,19 @@ void qp_flags(ibv_context *ctx, ibv_pd *pd, ibv_cq *cq)
 	attr.xrcd = &none.xrcd;
 	kernel("create_qp_ex2 XRC_RECV on no XRCD",
 	       create_qp(ctx, pd, cq, attr, qp));
+
+	// Only an XRC receive QP belongs to a domain: another type's XRCD
+	// is ignored, though the comp_mask bit is kept.
+	attr = {};
+	attr.qp_type = IBV_QPT_RC;
+	attr.recv_cq = cq;
+	attr.comp_mask = IBV_QP_INIT_ATTR_XRCD;
+	attr.xrcd = &none.xrcd;
+	VerbsQp rc_qp{};
+	check("create_qp_ex2 RC with the XRCD bit",
+	      create_qp(ctx, pd, cq, attr, rc_qp), 0);
+	std::printf("RC QP with the XRCD bit: comp_mask %#x, xrcd %s\n",
+		    rc_qp.comp_mask, rc_qp.xrcd ? "set" : "NULL");
 }
 
 void cq_flags(ibv_context *ctx)
@@ -516,6 +540,23 @@ void wq(ibv_context *ctx, ibv_pd *pd, ibv_cq *cq)
 	flow.context = ctx;
 	flow.handle = kNoHandle;
 	kernel("destroy_flow of no flow", ibv_cmd_destroy_flow(&flow));
+
+	// Flow actions are ioctl methods the kernel answers.
+	VerbsFlowAction action{};
+	action.action.context = ctx;
+	action.handle = kNoHandle;
+	kernel("destroy_flow_action of no action",
+	       ibv_cmd_destroy_flow_action(&action));
+	ibv_flow_action_esp esp{};
+	ibv_flow_action_esp_attr esp_attr{};
+	esp_attr.esp_attr = &esp;
+	esp_attr.comp_mask = IBV_FLOW_ACTION_ESP_MASK_ESN;
+	kernel("modify_flow_action_esp of no action",
+	       ibv_cmd_modify_flow_action_esp(&action, &esp_attr, nullptr));
+	rc = ibv_cmd_create_flow_action_esp(ctx, &esp_attr, &action, nullptr);
+	kernel("create_flow_action_esp", rc);
+	if (!rc)
+		ibv_cmd_destroy_flow_action(&action);
 }
 
 // A rule of up to three specs, laid out as ibv_create_flow() takes it.
@@ -576,6 +617,17 @@ void flows(ibv_pd *pd, ibv_cq *cq)
 	short_ipv6.add<ibv_flow_spec_ipv6>(IBV_FLOW_SPEC_IPV6, 8 + 2 * 32);
 	check("create_flow with an IPv6 filter shorter than the kernel's",
 	      create(short_ipv6), EINVAL);
+	// A spec size below its own header's (rdma-core computes the filter
+	// size signed: negative, too short).
+	const uint32_t sized_types[] = {IBV_FLOW_SPEC_IPV4_EXT, IBV_FLOW_SPEC_IPV6,
+					IBV_FLOW_SPEC_VXLAN_TUNNEL};
+	for (uint32_t type : sized_types) {
+		Rule tiny;
+		tiny.add<ibv_flow_spec_ipv6>(type, 4);
+		check(("create_flow with a spec of size 4, type " +
+		       std::to_string(type)).c_str(),
+		      create(tiny), EINVAL);
+	}
 	// An IPv4 filter 4 bytes longer than the kernel's, with mask bits there.
 	Rule wide;
 	auto &ext = wide.add<ibv_flow_spec_ipv4_ext>(IBV_FLOW_SPEC_IPV4_EXT,
