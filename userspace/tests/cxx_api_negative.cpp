@@ -31,6 +31,9 @@ int main()
 #elif CASE == 5
 	Rtr rtr;	// a connected QP's RTR without the peer
 	return rtr.dest_qpn;
+#elif CASE == 7
+	AtomicFetchAdd f(ibv_sge{1, 8, 2}, to, 1);	// an entry that dies before the post
+	return f.wr().opcode;
 #elif CASE == 6
 	Qp a, b = a;	// handles do not copy
 	return b ? 0 : 1;

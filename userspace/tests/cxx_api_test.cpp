@@ -29,10 +29,13 @@ static_assert(std::is_constructible_v<RdmaWrite, Sges, Remote>);
 static_assert(!std::is_constructible_v<RdmaWriteImm, Sges, __be32>);
 static_assert(!std::is_constructible_v<RdmaRead, Sges>);
 static_assert(std::is_constructible_v<RdmaRead, Sges, Remote, WrTag>);
-static_assert(!std::is_constructible_v<AtomicCas, ibv_sge, uint64_t, uint64_t>);
-static_assert(std::is_constructible_v<AtomicCas, ibv_sge, Remote, uint64_t, uint64_t>);
-static_assert(!std::is_constructible_v<AtomicFetchAdd, ibv_sge, uint64_t>);
-static_assert(std::is_constructible_v<AtomicFetchAdd, ibv_sge, Remote, uint64_t>);
+static_assert(!std::is_constructible_v<AtomicCas, ibv_sge &, uint64_t, uint64_t>);
+static_assert(std::is_constructible_v<AtomicCas, ibv_sge &, Remote, uint64_t, uint64_t>);
+static_assert(!std::is_constructible_v<AtomicFetchAdd, ibv_sge &, uint64_t>);
+static_assert(std::is_constructible_v<AtomicFetchAdd, ibv_sge &, Remote, uint64_t>);
+// The atomics' entry is named, never a temporary that would dangle.
+static_assert(!std::is_constructible_v<AtomicCas, ibv_sge, Remote, uint64_t, uint64_t>);
+static_assert(!std::is_constructible_v<AtomicFetchAdd, ibv_sge, Remote, uint64_t>);
 static_assert(!std::is_constructible_v<SendUd, Sges>);
 static_assert(SendRequest<Send> && SendRequest<SendImm> && SendRequest<SendUd> &&
 	      SendRequest<RdmaWrite> && SendRequest<RdmaWriteImm> && SendRequest<RdmaRead> &&
@@ -98,7 +101,7 @@ TEST(CxxWr, Atomics)
 	EXPECT_EQ(w.wr.atomic.compare_add, 5u);
 	EXPECT_EQ(w.wr.atomic.swap, 9u);
 	ASSERT_EQ(w.num_sge, 1);
-	EXPECT_EQ(w.sg_list, &cas.local);	// carried by value
+	EXPECT_EQ(w.sg_list, &res);	// the caller's entry
 	EXPECT_EQ(w.sg_list->addr, 0x3000u);
 	AtomicFetchAdd faa(res, kRemote.offset(16), 100);
 	w = faa.wr();

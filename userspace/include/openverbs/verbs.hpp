@@ -394,6 +394,8 @@ public:
 			throw Error(EOPNOTSUPP, "ibv_qp_to_qp_ex");
 	}
 	QpEx(ibv_qp *qp, Borrow b) : Qp(qp, b), ex_(ibv_qp_to_qp_ex(qp)) {}
+	// A borrowed QP whose ibv_qp_ex is already known.
+	QpEx(ibv_qp *qp, ibv_qp_ex *ex, Borrow b) noexcept : Qp(qp, b), ex_(ex) {}
 	ibv_qp_ex *ex() const noexcept { return ex_; }
 	WrBatch start() const noexcept { return WrBatch(ex_); }
 	// One typed request as a batch of one.

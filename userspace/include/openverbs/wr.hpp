@@ -8,8 +8,12 @@
 // itself through the extended QP API (.post_ex(): the ibv_wr_* calls);
 // both inline, no virtuals.
 //
-// The scatter/gather lists are spans the caller keeps alive until the
-// post returns (as in C); atomics carry their single 8-byte entry by value.
+// The scatter/gather entries are the caller's, alive until the post
+// returns (as in C): spans, and for atomics one named ibv_sge (a temporary
+// does not compile).  The request objects then never escape into the
+// post, so the compiler keeps them in registers: qp.post(RdmaWrite{...})
+// is the instructions of the C code that fills an ibv_send_wr
+// (tests/cxx-cost counts both).
 #pragma once
 
 #include <infiniband/verbs.h>
@@ -180,14 +184,15 @@ struct RdmaRead {
 };
 
 // Atomics: the 8-byte remote word is at remote (8-byte aligned); its
-// previous value lands in local (8 bytes of a local MR).
+// previous value lands in local (8 bytes of a local MR; a named ibv_sge).
 struct AtomicCas {
 	AtomicCas(const ibv_sge &local_, Remote remote_, uint64_t compare_, uint64_t swap_,
 		  WrTag tag_ = {}) noexcept
-		: local(local_), remote(remote_), compare(compare_), swap(swap_), tag(tag_) {}
+		: local(&local_), remote(remote_), compare(compare_), swap(swap_), tag(tag_) {}
+	AtomicCas(const ibv_sge &&, Remote, uint64_t, uint64_t, WrTag = {}) = delete;
 	ibv_send_wr wr() const noexcept
 	{
-		ibv_send_wr w = detail::send_wr(tag, {&local, 1}, IBV_WR_ATOMIC_CMP_AND_SWP);
+		ibv_send_wr w = detail::send_wr(tag, {local, 1}, IBV_WR_ATOMIC_CMP_AND_SWP);
 		w.wr.atomic = {remote.addr, compare, swap, remote.rkey};
 		return w;
 	}
@@ -195,9 +200,9 @@ struct AtomicCas {
 	{
 		detail::tag_ex(q, tag);
 		ibv_wr_atomic_cmp_swp(q, remote.rkey, remote.addr, compare, swap);
-		ibv_wr_set_sge(q, local.lkey, local.addr, local.length);
+		ibv_wr_set_sge(q, local->lkey, local->addr, local->length);
 	}
-	ibv_sge local;
+	const ibv_sge *local;
 	Remote remote;
 	uint64_t compare, swap;
 	WrTag tag;
@@ -206,10 +211,11 @@ struct AtomicCas {
 struct AtomicFetchAdd {
 	AtomicFetchAdd(const ibv_sge &local_, Remote remote_, uint64_t add_,
 		       WrTag tag_ = {}) noexcept
-		: local(local_), remote(remote_), add(add_), tag(tag_) {}
+		: local(&local_), remote(remote_), add(add_), tag(tag_) {}
+	AtomicFetchAdd(const ibv_sge &&, Remote, uint64_t, WrTag = {}) = delete;
 	ibv_send_wr wr() const noexcept
 	{
-		ibv_send_wr w = detail::send_wr(tag, {&local, 1}, IBV_WR_ATOMIC_FETCH_AND_ADD);
+		ibv_send_wr w = detail::send_wr(tag, {local, 1}, IBV_WR_ATOMIC_FETCH_AND_ADD);
 		w.wr.atomic = {remote.addr, add, 0, remote.rkey};
 		return w;
 	}
@@ -217,9 +223,9 @@ struct AtomicFetchAdd {
 	{
 		detail::tag_ex(q, tag);
 		ibv_wr_atomic_fetch_add(q, remote.rkey, remote.addr, add);
-		ibv_wr_set_sge(q, local.lkey, local.addr, local.length);
+		ibv_wr_set_sge(q, local->lkey, local->addr, local->length);
 	}
-	ibv_sge local;
+	const ibv_sge *local;
 	Remote remote;
 	uint64_t add;
 	WrTag tag;
