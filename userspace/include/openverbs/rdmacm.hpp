@@ -110,16 +110,13 @@ public:
 	{
 		Event ev = get_event();
 		if (ev.type() != type || ev.status()) {
-			what_ = std::string("rdma_cm: ") + ev.name() + " (status " +
-				std::to_string(ev.status()) + ") where " + rdma_event_str(type) +
-				" was due";
-			throw Error(ev.status() < 0 ? -ev.status() : EPROTO, what_.c_str());
+			std::string what = std::string("rdma_cm: ") + ev.name() + " (status " +
+					   std::to_string(ev.status()) + ") where " +
+					   rdma_event_str(type) + " was due";
+			throw Error(ev.status() < 0 ? -ev.status() : EPROTO, what.c_str());
 		}
 		return ev;
 	}
-
-private:
-	mutable std::string what_;
 };
 
 // The connection's parameters; private_data goes to the peer (up to 56

@@ -176,9 +176,10 @@ public:
 		detail::check(ibv_req_notify_cq(get(), solicited_only), "ibv_req_notify_cq");
 	}
 	void ack_events(unsigned n) const { ibv_ack_cq_events(get(), n); }
-	// Completions into wcs (at least one), sleeping on ch (the CQ's
-	// channel) while there are none: poll, arm, poll again, wait for the
-	// event (acked as it goes).  Throws on a polling or channel error.
+	// Completions into wcs (at least one), sleeping on ch while there
+	// are none: poll, arm, poll again, wait for the event (acked as it
+	// goes).  ch is this CQ's channel and serves no other CQ (an event of
+	// another would be taken here).  Throws on a polling or channel error.
 	int wait(const CompChannel &ch, std::span<ibv_wc> wcs) const
 	{
 		for (;;) {
