@@ -44,6 +44,9 @@ install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/../packaging/limits.d/openverbs-memloc
 # ------------------------------------------------------------ dev
 set(OVB_HEADERS
 	include/openverbs/verbs.hpp
+	include/openverbs/wr.hpp
+	include/openverbs/qp_state.hpp
+	include/openverbs/rdmacm.hpp
 	include/openverbs/provider.h
 	${OPENVERBS_UAPI}/openverbs/uverbs-abi.h
 	${OPENVERBS_UAPI}/openverbs/ioctl-abi.h

@@ -100,32 +100,17 @@ void exchange(int fd, const Dest &mine, bool server, Connect connect)
 
 void connect_qp(const Qp &qp, const Dest &me, const Dest &peer, int gid_idx)
 {
-	ibv_qp_attr a{};
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = peer.qpn;
-	a.rq_psn = peer.psn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.dlid = peer.lid;
-	a.ah_attr.port_num = kPort;
+	ibv_ah_attr ah{};
+	ah.dlid = peer.lid;
+	ah.port_num = kPort;
 	if (peer.gid.global.interface_id) {
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.hop_limit = 1;
-		a.ah_attr.grh.dgid = peer.gid;
-		a.ah_attr.grh.sgid_index = static_cast<uint8_t>(gid_idx);
+		ah.is_global = 1;
+		ah.grh.hop_limit = 1;
+		ah.grh.dgid = peer.gid;
+		ah.grh.sgid_index = static_cast<uint8_t>(gid_idx);
 	}
-	qp.modify(a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			     IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-	a = {};
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = me.psn;
-	a.max_rd_atomic = 1;
-	qp.modify(a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	qp.to_rtr(Rtr(ah, peer.qpn, peer.psn));
+	qp.to_rts(Rts(me.psn));
 }
 
 int run(const char *devname, int gid_idx, int iters, uint32_t size, const char *peer)
@@ -141,10 +126,7 @@ int run(const char *devname, int gid_idx, int iters, uint32_t size, const char *
 	init.cap = {1, kRxDepth, 1, 1, 0};
 	init.qp_type = IBV_QPT_RC;
 	Qp qp = pd.create_qp(init);
-	ibv_qp_attr a{};
-	a.qp_state = IBV_QPS_INIT;
-	a.port_num = kPort;
-	qp.modify(a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	qp.to_init(Init{kPort});
 	for (int i = 0; i < kRxDepth; i++)
 		if (int rc = qp.recv(mr.sge(0, size), kRecvId))
 			throw Error(rc, "ibv_post_recv");

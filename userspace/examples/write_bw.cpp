@@ -71,26 +71,8 @@ void exchange(int fd, bool client, const Dest &me, Connect connect)
 
 void connect_qp(const Qp &qp, const Dest &me, const Dest &peer, int gid_idx)
 {
-	ibv_qp_attr a{};
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = peer.qpn;
-	a.rq_psn = peer.psn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh = {peer.gid, 0, static_cast<uint8_t>(gid_idx), 1, 0};
-	qp.modify(a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			     IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-	a = {};
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = a.rnr_retry = 7;
-	a.sq_psn = me.psn;
-	a.max_rd_atomic = 1;
-	qp.modify(a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	qp.to_rtr(Rtr::roce(peer.gid, static_cast<uint8_t>(gid_idx), peer.qpn, peer.psn));
+	qp.to_rts(Rts(me.psn));
 }
 
 int run(const char *dev, int gid_idx, int iters, uint32_t size, int depth, const char *peer)
@@ -106,11 +88,7 @@ int run(const char *dev, int gid_idx, int iters, uint32_t size, int depth, const
 	init.cap = {static_cast<uint32_t>(depth), 1, 1, 1, 0};
 	init.qp_type = IBV_QPT_RC;
 	Qp qp = pd.create_qp(init);
-	ibv_qp_attr a{};
-	a.qp_state = IBV_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-	qp.modify(a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	qp.to_init(Init{1, 0, IBV_ACCESS_REMOTE_WRITE});
 
 	Dest me{qp.num(), static_cast<uint32_t>(getpid()) & 0xffffff, mr.rkey(),
 		reinterpret_cast<uintptr_t>(buf.data()), ctx.query_gid(1, gid_idx)};
@@ -122,16 +100,11 @@ int run(const char *dev, int gid_idx, int iters, uint32_t size, int depth, const
 		return read(fd, &done, 1) == 1 ? 0 : 1;
 
 	ibv_sge sge = mr.sge(0, size);
-	ibv_send_wr wr{};
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_RDMA_WRITE;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.rdma = {remote.addr, remote.rkey};
+	const RdmaWrite wr({&sge, 1}, {remote.addr, remote.rkey});
 	auto start = std::chrono::steady_clock::now();
 	for (int posted = 0, done = 0; done < iters;) {
 		for (; posted < iters && posted - done < depth; posted++)
-			if (int rc = qp.post_send(wr))
+			if (int rc = qp.post(wr))
 				throw Error(rc, "ibv_post_send");
 		ibv_wc wc[16];
 		int n = cq.poll(wc);
