@@ -71,9 +71,11 @@ void check_memlock_limit()
 			     static_cast<unsigned long long>(rl.rlim_cur));
 }
 
+// libibverbs' switches: set to anything but "0".
 bool env_set(const char *name)
 {
-	return getenv(name) != nullptr;
+	const char *v = getenv(name);
+	return v && std::strcmp(v, "0") != 0;
 }
 
 void init_once()

@@ -38,6 +38,12 @@ ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 	mr->pd = pd;
 	mr->addr = addr;
 	mr->length = length;
+	if (!odp && ovb::fork::remember_mr(mr)) {
+		ovb::call(pd->context, &ovb_context_ops::dereg_mr, mr);
+		ovb::fork::dofork(addr, length);
+		errno = ENOMEM;
+		return nullptr;
+	}
 	return mr;
 }
 
@@ -77,10 +83,16 @@ OVB_EXPORT ibv_mr *ibv_reg_mr_iova2(ibv_pd *pd, void *addr, size_t length,
 
 OVB_EXPORT int ibv_dereg_mr(ibv_mr *mr)
 {
+	// Only what this MR's registration raised goes down (not an ODP MR's
+	// range, nor one never counted); forgotten before the MR is freed,
+	// so a new MR at the same address cannot be forgotten instead.
 	void *addr = mr->addr;
 	size_t length = mr->length;
+	bool raised = ovb::fork::forget_mr(mr);
 	int rc = ovb::call(mr->context, &ovb_context_ops::dereg_mr, mr);
-	if (!rc && addr)
+	if (rc && raised)
+		ovb::fork::remember_mr(mr);
+	else if (!rc && raised)
 		ovb::fork::dofork(addr, length);
 	return rc;
 }
