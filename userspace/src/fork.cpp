@@ -171,7 +171,7 @@ bool forget_mr(const void *mr)
 using namespace ovb::fork;
 
 OVB_EXPORT int ibv_fork_init(void)
-{
+try {
 	if (getenv("RDMAV_HUGEPAGES_SAFE"))
 		g_huge_pages = true;
 	std::lock_guard<std::mutex> guard(g_lock);
@@ -197,23 +197,23 @@ OVB_EXPORT int ibv_fork_init(void)
 	if (!rc)
 		g_enabled = true;
 	return rc;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_dontfork_range(void *base, size_t size)
-{
+try {
 	return range(base, size, true);
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT int ibv_dofork_range(void *base, size_t size)
-{
+try {
 	return range(base, size, false);
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT ibv_fork_status ibv_is_fork_initialized(void)
-{
+try {
 	auto sock = ovb::netlink::Socket::open();
 	if (sock && sock->copy_on_fork().value_or(false))
 		return IBV_FORK_UNNEEDED;
 	std::lock_guard<std::mutex> guard(g_lock);
 	return g_enabled ? IBV_FORK_ENABLED : IBV_FORK_DISABLED;
-}
+} OVB_ABI_CATCH

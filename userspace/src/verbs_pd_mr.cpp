@@ -50,39 +50,39 @@ ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 } // namespace
 
 OVB_EXPORT ibv_pd *ibv_alloc_pd(ibv_context *ctx)
-{
+try {
 	ibv_pd *pd = ovb::call(ctx, &ovb_context_ops::alloc_pd, ctx);
 	if (pd)
 		pd->context = ctx;
 	return pd;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_dealloc_pd(ibv_pd *pd)
-{
+try {
 	return ovb::call(pd->context, &ovb_context_ops::dealloc_pd, pd);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_mr *ibv_reg_mr(ibv_pd *pd, void *addr, size_t length,
 			      int access)
-{
+try {
 	return reg_mr(pd, addr, length, reinterpret_cast<uintptr_t>(addr),
 		      static_cast<unsigned>(access));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_mr *ibv_reg_mr_iova(ibv_pd *pd, void *addr, size_t length,
 				   uint64_t iova, int access)
-{
+try {
 	return reg_mr(pd, addr, length, iova, static_cast<unsigned>(access));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_mr *ibv_reg_mr_iova2(ibv_pd *pd, void *addr, size_t length,
 				    uint64_t iova, unsigned int access)
-{
+try {
 	return reg_mr(pd, addr, length, iova, access);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_dereg_mr(ibv_mr *mr)
-{
+try {
 	// Only what this MR's registration raised goes down (not an ODP MR's
 	// range, nor one never counted); forgotten before the MR is freed,
 	// so a new MR at the same address cannot be forgotten instead.
@@ -95,14 +95,14 @@ OVB_EXPORT int ibv_dereg_mr(ibv_mr *mr)
 	else if (!rc && raised)
 		ovb::fork::dofork(addr, length);
 	return rc;
-}
+} OVB_ABI_CATCH
 
 // rdma-core's checks, then the provider's op.  No provider of ours has
 // one (rxe has none either): valid input fails as a failed command would,
 // IBV_REREG_MR_ERR_CMD with errno EOPNOTSUPP, exactly as libibverbs' stub.
 OVB_EXPORT int ibv_rereg_mr(ibv_mr *mr, int flags, ibv_pd *, void *addr,
 			    size_t length, int access)
-{
+try {
 	if ((flags & ~IBV_REREG_MR_FLAGS_SUPPORTED) ||
 	    ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) && (!length || !addr)) ||
 	    (access && !(flags & IBV_REREG_MR_CHANGE_ACCESS))) {
@@ -112,14 +112,14 @@ OVB_EXPORT int ibv_rereg_mr(ibv_mr *mr, int flags, ibv_pd *, void *addr,
 	(void)mr;
 	errno = EOPNOTSUPP;
 	return IBV_REREG_MR_ERR_CMD;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_mr *ibv_reg_dmabuf_mr(ibv_pd *, uint64_t, size_t, uint64_t,
 				     int, int)
-{
+try {
 	errno = EOPNOTSUPP;
 	return nullptr;
-}
+} OVB_ABI_CATCH
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
 OVB_DEFAULT_VERSION(ibv_alloc_pd, "IBVERBS_1.1");
