@@ -17,7 +17,9 @@
 #include <cstring>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -410,6 +412,105 @@ void posting(Env &e)
 	ibv_dereg_mr(mr);
 }
 
+// ------------------------------------- extended CQ polling, after resize
+
+// Sends with immediate data from an RC QP to itself: n receives, n sends.
+bool send_to_self(ibv_qp *qp, ibv_mr *mr, uint8_t *mem, int n, int first)
+{
+	for (int i = 0; i < n; i++) {
+		ibv_sge r{reinterpret_cast<uintptr_t>(mem + 2048), 1024, mr->lkey};
+		ibv_recv_wr rwr{};
+		rwr.wr_id = 100 + first + i;
+		rwr.sg_list = &r;
+		rwr.num_sge = 1;
+		ibv_recv_wr *rbad;
+		if (ibv_post_recv(qp, &rwr, &rbad))
+			return false;
+		ibv_sge sg{reinterpret_cast<uintptr_t>(mem), static_cast<uint32_t>(10 + first + i),
+			   mr->lkey};
+		ibv_send_wr wr{};
+		wr.wr_id = first + i;
+		wr.opcode = IBV_WR_SEND_WITH_IMM;
+		wr.imm_data = htobe32(0xabc000 + first + i);
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.sg_list = &sg;
+		wr.num_sge = 1;
+		ibv_send_wr *bad;
+		if (ibv_post_send(qp, &wr, &bad))
+			return false;
+	}
+	return true;
+}
+
+void print_sorted(const char *what, std::vector<std::string> lines)
+{
+	std::sort(lines.begin(), lines.end());	// send/receive order is the kernel's
+	for (const std::string &l : lines)
+		std::printf("%s: %s\n", what, l.c_str());
+}
+
+void cq_polling(Env &e)
+{
+	std::vector<uint8_t> mem(4096);
+	ibv_mr *mr = ibv_reg_mr(e.pd, mem.data(), mem.size(), IBV_ACCESS_LOCAL_WRITE);
+	ibv_cq_init_attr_ex ca{};
+	ca.cqe = 8;
+	ca.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM |
+		      IBV_WC_EX_WITH_SRC_QP | IBV_WC_EX_WITH_SL;
+	ibv_cq_ex *cq = ibv_create_cq_ex(e.ctx, &ca);
+	ibv_qp_init_attr init{};
+	init.send_cq = init.recv_cq = cq ? ibv_cq_ex_to_cq(cq) : nullptr;
+	init.qp_type = IBV_QPT_RC;
+	init.cap.max_send_wr = init.cap.max_recv_wr = 8;
+	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
+	ibv_qp *qp = cq ? ibv_create_qp(e.pd, &init) : nullptr;
+	if (!mr || !cq || !qp || !to_rts(e, qp, IBV_QPT_RC) ||
+	    !send_to_self(qp, mr, mem.data(), 3, 0)) {
+		std::printf("cq polling: setup failed (%s)\n", std::strerror(errno));
+		return;
+	}
+	// Extended polling: every field asked for, 6 completions.
+	std::vector<std::string> got;
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+	while (got.size() < 6 && std::chrono::steady_clock::now() < end) {
+		ibv_poll_cq_attr pa{};
+		if (ibv_start_poll(cq, &pa))
+			continue;
+		do {
+			char line[200];
+			bool recv = ibv_wc_read_opcode(cq) == IBV_WC_RECV;
+			std::snprintf(line, sizeof(line),
+				      "wr_id %lu %s opcode %d byte_len %u imm 0x%x flags 0x%x own qp %d",
+				      static_cast<unsigned long>(cq->wr_id),
+				      ibv_wc_status_str(cq->status), ibv_wc_read_opcode(cq),
+				      recv ? ibv_wc_read_byte_len(cq) : 0,
+				      recv ? be32toh(ibv_wc_read_imm_data(cq)) : 0,
+				      ibv_wc_read_wc_flags(cq),
+				      ibv_wc_read_qp_num(cq) == qp->qp_num);
+			got.push_back(line);
+		} while (!ibv_next_poll(cq));
+		ibv_end_poll(cq);
+	}
+	print_sorted("ex poll", got);
+	ibv_poll_cq_attr pa{};
+	if (!ibv_start_poll(cq, &pa))
+		ibv_end_poll(cq);
+	// A resize with completions pending.  What rdma_rxe 6.1 then returns
+	// is not stable enough to compare (old entries come back: status.md),
+	// so only the resize itself and that polling still works are.
+	send_to_self(qp, mr, mem.data(), 3, 3);
+	std::this_thread::sleep_for(std::chrono::seconds(2));
+	int rc = ibv_resize_cq(ibv_cq_ex_to_cq(cq), 64);
+	std::printf("resize to 64 with completions pending: %d, cqe >= 64: %d\n", rc,
+		    ibv_cq_ex_to_cq(cq)->cqe >= 64);
+	ibv_wc wc[16];
+	int n = ibv_poll_cq(ibv_cq_ex_to_cq(cq), 16, wc);
+	std::printf("poll after resize: %s\n", n >= 0 ? "works" : "fails");
+	ibv_destroy_qp(qp);
+	ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	ibv_dereg_mr(mr);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -437,6 +538,7 @@ int main(int argc, char **argv)
 	cq_ex(e);
 	ah_from_wc(e);
 	posting(e);
+	cq_polling(e);
 	ibv_dealloc_pd(e.pd);
 	ibv_close_device(e.ctx);
 	return 0;
