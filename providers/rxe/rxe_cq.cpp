@@ -72,7 +72,8 @@ constexpr uint64_t kWcFlags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM |
 			      IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |
 			      IBV_WC_EX_WITH_DLID_PATH_BITS;
 
-Cq *make_cq(ibv_context *ctx, int cqe, ibv_comp_channel *ch, int vec)
+Cq *make_cq(ibv_context *ctx, int cqe, ibv_comp_channel *ch, int vec,
+	    uint32_t kernel_flags = 0)
 {
 	auto *cq = new (std::nothrow) Cq{};
 	if (!cq) {
@@ -81,7 +82,9 @@ Cq *make_cq(ibv_context *ctx, int cqe, ibv_comp_channel *ch, int vec)
 	}
 	ovb_rxe_create_cq_resp resp{};
 	ovb_udata ud{nullptr, 0, &resp, sizeof(resp)};
-	int rc = core->create_cq(ctx, cqe, ch, vec, cq->ibv(), &ud);
+	int rc = kernel_flags ? core->create_cq_flags(ctx, cqe, ch, vec,
+						      kernel_flags, cq->ibv(), &ud)
+			      : core->create_cq(ctx, cqe, ch, vec, cq->ibv(), &ud);
 	if (rc) {
 		delete cq;
 		errno = rc;
@@ -107,16 +110,24 @@ ibv_cq *create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *ch, int vec)
 	return cq ? cq->ibv() : nullptr;
 }
 
+// As rdma-core 44's rxe: completion fields it cannot carry are refused
+// here; a PD is accepted (and unused); of the create flags only "ignore
+// overrun" means anything, and it goes to the kernel, which decides (rxe
+// refuses it with EOPNOTSUPP); other flag bits are ignored.
 ibv_cq_ex *create_cq_ex(ibv_context *ctx, ibv_cq_init_attr_ex *attr)
 {
-	if ((attr->wc_flags & ~kWcFlags) ||
-	    (attr->comp_mask & ~static_cast<uint32_t>(IBV_CQ_INIT_ATTR_MASK_FLAGS)) ||
-	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) && attr->flags)) {
+	constexpr uint32_t kMasks = IBV_CQ_INIT_ATTR_MASK_FLAGS |
+				    IBV_CQ_INIT_ATTR_MASK_PD;
+	if ((attr->wc_flags & ~kWcFlags) || (attr->comp_mask & ~kMasks)) {
 		errno = EOPNOTSUPP;
 		return nullptr;
 	}
+	uint32_t kernel_flags = 0;
+	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	    (attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN))
+		kernel_flags |= OVB_CREATE_CQ_FLAG_IGNORE_OVERRUN;
 	Cq *cq = make_cq(ctx, static_cast<int>(attr->cqe), attr->channel,
-			 static_cast<int>(attr->comp_vector));
+			 static_cast<int>(attr->comp_vector), kernel_flags);
 	if (!cq)
 		return nullptr;
 	ibv_cq_ex &ex = cq->ex;

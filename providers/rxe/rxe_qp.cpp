@@ -87,11 +87,12 @@ int destroy_qp(ibv_qp *ibqp)
 
 int post_recv(ibv_qp *ibqp, ibv_recv_wr *wr, ibv_recv_wr **bad)
 {
+	// As rdma-core's rxe: *bad set only for a WR that failed; an empty
+	// list or a QP in RESET (C10-97.2.1) refused as a whole.
 	Qp *qp = to_qp(ibqp);
-	if (ibqp->state == IBV_QPS_RESET || !qp->rq.mapped()) {
-		*bad = wr;
+	*bad = nullptr;
+	if (!wr || ibqp->state == IBV_QPS_RESET || !qp->rq.mapped())
 		return EINVAL;
-	}
 	return post_recv_ring(qp->rq, qp->rq_lock, qp->max_recv_sge, wr, bad);
 }
 

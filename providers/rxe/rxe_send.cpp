@@ -58,8 +58,11 @@ static_assert(sizeof(ovb_rxe_sge) == sizeof(ibv_sge), "sge layouts match");
 	case IBV_WR_LOCAL_INV:
 		w.ex.invalidate_rkey = wr.invalidate_rkey;
 		return 0;
-	case IBV_WR_BIND_MW:
-		if (qp.ex.qp_base.qp_type == IBV_QPT_UD || wr.num_sge)
+	case IBV_WR_BIND_MW: {
+		// Only RC and UC bind; nothing to gather, no immediate.
+		ibv_qp_type t = qp.ex.qp_base.qp_type;
+		if ((t != IBV_QPT_RC && t != IBV_QPT_UC) || wr.num_sge ||
+		    length || wr.imm_data)
 			return EINVAL;
 		w.ex.imm_data = 0;
 		w.wr.mw.addr = wr.bind_mw.bind_info.addr;
@@ -69,8 +72,17 @@ static_assert(sizeof(ovb_rxe_sge) == sizeof(ibv_sge), "sge layouts match");
 		w.wr.mw.rkey = wr.bind_mw.rkey;
 		w.wr.mw.access = wr.bind_mw.bind_info.mw_access_flags;
 		return 0;
+	}
 	default:
-		return EINVAL;
+		// Not ours to judge (TSO, driver opcodes, ...): as with
+		// rdma-core's rxe the kernel's requester does, and the WR
+		// completes with IBV_WC_LOC_QP_OP_ERR.
+		w.ex.imm_data = wr.imm_data;
+		w.wr.rdma.remote_addr = wr.wr.rdma.remote_addr;
+		w.wr.rdma.rkey = wr.wr.rdma.rkey;
+		w.wr.rdma.reserved = 0;
+		wqe.iova = wr.wr.rdma.remote_addr;
+		return 0;
 	}
 	// Sends: UD carries the destination (always the kernel's AH number,
 	// so the address vector stays unused).
@@ -175,6 +187,10 @@ int build_send_wqe(const Qp &qp, const ibv_send_wr &wr, ovb_rxe_send_wqe &wqe,
 // published once, after the last WQE.
 int post_send(ibv_qp *ibqp, ibv_send_wr *wr, ibv_send_wr **bad)
 {
+	// An empty list is refused before anything happens (no doorbell).
+	*bad = nullptr;
+	if (!wr)
+		return EINVAL;
 	Qp *qp = to_qp(ibqp);
 	int rc = 0;
 	qp->sq_lock.lock();
@@ -205,11 +221,16 @@ int post_send(ibv_qp *ibqp, ibv_send_wr *wr, ibv_send_wr **bad)
 	return rc ? rc : db;
 }
 
-// A type 1 bind is a BIND_MW work request with the next rkey of the window.
+// A type 1 bind is a BIND_MW work request with the next rkey of the
+// window.  As rdma-core's rxe, a window on another PD than the QP's is
+// posted: the kernel fails it in its completion (IBV_WC_MW_BIND_ERR).
+// (ibv_bind_mw() itself refused type 2 windows and an MR on another PD.)
 int bind_mw(ibv_qp *qp, ibv_mw *mw, ibv_mw_bind *bind)
 {
-	if (mw->type != IBV_MW_TYPE_1 || qp->pd != mw->pd)
+	if (bind->bind_info.mw_access_flags & IBV_ACCESS_ZERO_BASED) {
+		errno = EINVAL;
 		return EINVAL;
+	}
 	ibv_send_wr wr{};
 	wr.wr_id = bind->wr_id;
 	wr.opcode = IBV_WR_BIND_MW;
@@ -220,7 +241,9 @@ int bind_mw(ibv_qp *qp, ibv_mw *mw, ibv_mw_bind *bind)
 	ibv_send_wr *bad;
 	int rc = post_send(qp, &wr, &bad);
 	if (!rc)
-		mw->rkey = wr.bind_mw.rkey;
+		mw->rkey = wr.bind_mw.rkey;	// an error completion: the caller's to undo
+	else
+		errno = rc;
 	return rc;
 }
 

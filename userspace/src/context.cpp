@@ -173,22 +173,22 @@ ibv_context *finish_context(verbs_context *vctx)
 } // namespace ovb
 
 OVB_EXPORT ibv_context *ibv_open_device(ibv_device *device)
-{
+try {
 	return ovb::open_device(device, nullptr);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_context *verbs_open_device(ibv_device *device, void *private_data)
-{
+try {
 	return ovb::open_device(device, private_data);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_close_device(ibv_context *ctx)
-{
+try {
 	auto free_context = ovb::ops(ctx).free_context;
 	if (free_context)
 		free_context(ctx);
 	return 0;
-}
+} OVB_ABI_CATCH
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
 OVB_DEFAULT_VERSION(ibv_close_device, "IBVERBS_1.1");

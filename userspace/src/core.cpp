@@ -18,6 +18,14 @@ void core_log(ibv_context *, int level, const char *fmt, ...)
 	va_end(ap);
 }
 
+static int core_create_cq_with_flags(ibv_context *ctx, int cqe,
+				     ibv_comp_channel *channel, int comp_vector,
+				     uint32_t flags, ibv_cq *cq, ovb_udata *ud)
+{
+	return core_create_cq_flags(ctx, cqe, channel, comp_vector, cq, ud,
+				    flags, flags != 0);
+}
+
 const ovb_core &core()
 {
 	static const ovb_core table = {
@@ -49,6 +57,7 @@ const ovb_core &core()
 		.attach_mcast = core_attach_mcast,
 		.detach_mcast = core_detach_mcast,
 		.log = core_log,
+		.create_cq_flags = core_create_cq_with_flags,
 	};
 	return table;
 }

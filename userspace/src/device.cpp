@@ -77,9 +77,11 @@ void check_memlock_limit()
 			     static_cast<unsigned long long>(rl.rlim_cur));
 }
 
+// libibverbs' switches: set to anything but "0".
 bool env_set(const char *name)
 {
-	return getenv(name) != nullptr;
+	const char *v = getenv(name);
+	return v && std::strcmp(v, "0") != 0;
 }
 
 void init_once()
@@ -281,7 +283,7 @@ int current_devices(std::vector<Device *> &out)
 using ovb::Device;
 
 OVB_EXPORT ibv_device **ibv_get_device_list(int *num)
-{
+try {
 	std::vector<Device *> devs;
 	if (num)
 		*num = 0;
@@ -303,27 +305,27 @@ OVB_EXPORT ibv_device **ibv_get_device_list(int *num)
 	if (num)
 		*num = static_cast<int>(devs.size());
 	return list;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT void ibv_free_device_list(ibv_device **list)
-{
+try {
 	for (ibv_device **d = list; d && *d; d++)
 		Device::from(*d)->put();
 	free(list);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT const char *ibv_get_device_name(ibv_device *device)
-{
+try {
 	return device->name;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_get_device_index(ibv_device *device)
-{
+try {
 	return Device::from(device)->kernel().ibdev_idx;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT __be64 ibv_get_device_guid(ibv_device *device)
-{
+try {
 	const ovb::KernelDevice &k = Device::from(device)->kernel();
 	if (k.have_node_guid)
 		return htobe64(k.node_guid);
@@ -337,7 +339,7 @@ OVB_EXPORT __be64 ibv_get_device_guid(ibv_device *device)
 	for (unsigned short p : parts)
 		guid = (guid << 16) | p;
 	return htobe64(guid);
-}
+} OVB_ABI_CATCH
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
 OVB_DEFAULT_VERSION(ibv_free_device_list, "IBVERBS_1.1");

@@ -63,7 +63,7 @@ void count_event(T *obj, unsigned T::*counter)
 } // namespace
 
 OVB_EXPORT int ibv_get_async_event(ibv_context *ctx, ibv_async_event *event)
-{
+try {
 	ovb_async_event_desc ev;
 	if (read(ctx->async_fd, &ev, sizeof(ev)) != sizeof(ev))
 		return -1;
@@ -90,10 +90,10 @@ OVB_EXPORT int ibv_get_async_event(ibv_context *ctx, ibv_async_event *event)
 	if (auto hook = ovb::priv(ctx)->rc_ops.async_event)
 		hook(ctx, event);
 	return 0;
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT void ibv_ack_async_event(ibv_async_event *event)
-{
+try {
 	switch (element_of(event->event_type)) {
 	case Element::cq:
 		count_event(event->element.cq, &ibv_cq::async_events_completed);
@@ -110,7 +110,7 @@ OVB_EXPORT void ibv_ack_async_event(ibv_async_event *event)
 	case Element::number:
 		break;
 	}
-}
+} OVB_ABI_CATCH_VOID
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
 OVB_DEFAULT_VERSION(ibv_ack_async_event, "IBVERBS_1.1");

@@ -53,7 +53,7 @@ ovb::Device *device_of(ibv_device **list, dev_t rdev)
 // makes the context on it (its import_context), the library adds the
 // async event fd.
 OVB_EXPORT ibv_context *ibv_import_device(int cmd_fd)
-{
+try {
 	struct stat st;
 	if (fstat(cmd_fd, &st) || !S_ISCHR(st.st_mode)) {
 		errno = EINVAL;
@@ -77,37 +77,37 @@ OVB_EXPORT ibv_context *ibv_import_device(int cmd_fd)
 	}
 	ibv_free_device_list(list);
 	return ctx;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_pd *ibv_import_pd(ibv_context *ctx, uint32_t handle)
-{
+try {
 	return import<ibv_pd *>(ctx, &ContextOps::import_pd, ctx, handle);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_mr *ibv_import_mr(ibv_pd *pd, uint32_t handle)
-{
+try {
 	return import<ibv_mr *>(pd->context, &ContextOps::import_mr, pd, handle);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_dm *ibv_import_dm(ibv_context *ctx, uint32_t handle)
-{
+try {
 	return import<ibv_dm *>(ctx, &ContextOps::import_dm, ctx, handle);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT void ibv_unimport_pd(ibv_pd *pd)
-{
+try {
 	if (auto op = rc_op(pd->context, &ContextOps::unimport_pd))
 		op(pd);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT void ibv_unimport_mr(ibv_mr *mr)
-{
+try {
 	if (auto op = rc_op(mr->context, &ContextOps::unimport_mr))
 		op(mr);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT void ibv_unimport_dm(ibv_dm *dm)
-{
+try {
 	if (auto op = rc_op(dm->context, &ContextOps::unimport_dm))
 		op(dm);
-}
+} OVB_ABI_CATCH_VOID

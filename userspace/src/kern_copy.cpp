@@ -39,24 +39,24 @@ void copy_path(D &d, const S &s)
 
 OVB_EXPORT void ibv_copy_ah_attr_from_kern(ibv_ah_attr *dst,
 					   const ovb_ah_attr *src)
-{
+try {
 	ovb::decode_ah_attr(*src, *dst);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT void ibv_copy_qp_attr_from_kern(ibv_qp_attr *dst,
 					   const ovb_qp_attr *src)
-{
+try {
 	ovb::decode_qp_attr(*src, *dst);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT void ibv_copy_path_rec_from_kern(ibv_sa_path_rec *dst,
 					    const ib_user_path_rec *src)
-{
+try {
 	copy_path(*dst, *src);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT void ibv_copy_path_rec_to_kern(ib_user_path_rec *dst,
 					  const ibv_sa_path_rec *src)
-{
+try {
 	copy_path(*dst, *src);
-}
+} OVB_ABI_CATCH_VOID

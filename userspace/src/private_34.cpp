@@ -27,32 +27,32 @@ OVB_PRIVATE(int, ibv_cmd_poll_cq, EOPNOTSUPP)
 // Posting through the kernel (hfi1, qib): not yet; the first WR is the
 // one refused, as the caller expects *bad to say.
 OVB_EXPORT int ibv_cmd_post_send(ibv_qp *, ibv_send_wr *wr, ibv_send_wr **bad)
-{
+try {
 	*bad = wr;
 	return EOPNOTSUPP;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_post_recv(ibv_qp *, ibv_recv_wr *wr, ibv_recv_wr **bad)
-{
+try {
 	*bad = wr;
 	return EOPNOTSUPP;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_post_srq_recv(ibv_srq *, ibv_recv_wr *wr,
 				     ibv_recv_wr **bad)
-{
+try {
 	*bad = wr;
 	return EOPNOTSUPP;
-}
+} OVB_ABI_CATCH
 
 
 OVB_EXPORT void __verbs_log(void *, uint32_t level, const char *fmt, ...)
-{
+try {
 	va_list ap;
 	va_start(ap, fmt);
 	ovb::log::vwrite(level, fmt, ap);
 	va_end(ap);
-}
+} OVB_ABI_CATCH_VOID
 
 // rdma-core's RDMAV_ALLOW_DISASSOC_DESTROY switch (a bool object).
 extern "C" {

@@ -43,33 +43,33 @@ constexpr Rate kRates[] = {
 } // namespace
 
 OVB_EXPORT int ibv_rate_to_mult(ibv_rate rate)
-{
+try {
 	for (const Rate &r : kRates)
 		if (r.rate == rate && r.mult)
 			return r.mult;
 	return -1;
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT ibv_rate mult_to_ibv_rate(int mult)
-{
+try {
 	for (const Rate &r : kRates)
 		if (r.mult && r.mult == mult)
 			return r.rate;
 	return IBV_RATE_MAX;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_rate_to_mbps(ibv_rate rate)
-{
+try {
 	for (const Rate &r : kRates)
 		if (r.rate == rate)
 			return r.mbps;
 	return -1;
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT ibv_rate mbps_to_ibv_rate(int mbps)
-{
+try {
 	for (const Rate &r : kRates)
 		if (r.mbps == mbps)
 			return r.rate;
 	return IBV_RATE_MAX;
-}
+} OVB_ABI_CATCH

@@ -89,21 +89,21 @@ constexpr std::pair<ibv_wc_status, const char *> kWcStatus[] = {
 } // namespace
 
 OVB_EXPORT const char *ibv_node_type_str(ibv_node_type t)
-{
+try {
 	return lookup(kNodeTypes, t);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT const char *ibv_port_state_str(ibv_port_state s)
-{
+try {
 	return lookup(kPortStates, s);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT const char *ibv_event_type_str(ibv_event_type e)
-{
+try {
 	return lookup(kEvents, e);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT const char *ibv_wc_status_str(ibv_wc_status s)
-{
+try {
 	return lookup(kWcStatus, s);
-}
+} OVB_ABI_CATCH

@@ -65,12 +65,12 @@ bool read_ulong(const std::string &path, unsigned long &value, int base)
 } // namespace ovb::sysfs
 
 OVB_EXPORT const char *ibv_get_sysfs_path(void)
-{
+try {
 	return ovb::sysfs::root();
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_read_sysfs_file(const char *dir, const char *file,
 				   char *buf, size_t size)
-{
+try {
 	return ovb::sysfs::read(dir, file, buf, size);
-}
+} OVB_ABI_CATCH

@@ -11,7 +11,7 @@
 #include "objects.h"
 
 OVB_EXPORT ibv_comp_channel *ibv_create_comp_channel(ibv_context *ctx)
-{
+try {
 	ovb_create_comp_channel_req req{};
 	ovb_create_comp_channel_resp resp{};
 	int rc = ovb::cmd::execute(ctx,
@@ -31,10 +31,10 @@ OVB_EXPORT ibv_comp_channel *ibv_create_comp_channel(ibv_context *ctx)
 	ch->fd = static_cast<int>(resp.fd);
 	ch->refcnt = 0;
 	return ch;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_destroy_comp_channel(ibv_comp_channel *ch)
-{
+try {
 	ibv_context *ctx = ch->context;
 	pthread_mutex_lock(&ctx->mutex);
 	if (ch->refcnt) {
@@ -45,25 +45,25 @@ OVB_EXPORT int ibv_destroy_comp_channel(ibv_comp_channel *ch)
 	free(ch);
 	pthread_mutex_unlock(&ctx->mutex);
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_cq *ibv_create_cq(ibv_context *ctx, int cqe, void *cq_context,
 				 ibv_comp_channel *channel, int comp_vector)
-{
+try {
 	ibv_cq *cq = ovb::call(ctx, &ovb_context_ops::create_cq, ctx, cqe,
 			       channel, comp_vector);
 	if (cq)
 		ovb::init_cq_fields(cq, ctx, channel, cq_context);
 	return cq;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_resize_cq(ibv_cq *cq, int cqe)
-{
+try {
 	return ovb::call(cq->context, &ovb_context_ops::resize_cq, cq, cqe);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_destroy_cq(ibv_cq *cq)
-{
+try {
 	ibv_comp_channel *ch = cq->channel;
 	ibv_context *ctx = cq->context;
 	int rc = ovb::call(ctx, &ovb_context_ops::destroy_cq, cq);
@@ -73,11 +73,11 @@ OVB_EXPORT int ibv_destroy_cq(ibv_cq *cq)
 		pthread_mutex_unlock(&ctx->mutex);
 	}
 	return rc;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_get_cq_event(ibv_comp_channel *ch, ibv_cq **cq,
 				void **cq_context)
-{
+try {
 	ovb_comp_event_desc ev;
 	if (read(ch->fd, &ev, sizeof(ev)) != sizeof(ev))
 		return -1;
@@ -87,15 +87,15 @@ OVB_EXPORT int ibv_get_cq_event(ibv_comp_channel *ch, ibv_cq **cq,
 	if (auto hook = ovb::priv((*cq)->context)->rc_ops.cq_event)
 		hook(*cq);
 	return 0;
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT void ibv_ack_cq_events(ibv_cq *cq, unsigned int nevents)
-{
+try {
 	pthread_mutex_lock(&cq->mutex);
 	cq->comp_events_completed += nevents;
 	pthread_cond_signal(&cq->cond);
 	pthread_mutex_unlock(&cq->mutex);
-}
+} OVB_ABI_CATCH_VOID
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
 OVB_DEFAULT_VERSION(ibv_ack_cq_events, "IBVERBS_1.1");

@@ -94,24 +94,24 @@ int gid_query(ibv_context *ctx, uint32_t port, uint32_t index, uint32_t flags,
 
 } // namespace
 OVB_EXPORT int ibv_query_device(ibv_context *ctx, ibv_device_attr *attr)
-{
+try {
 	return ovb::call(ctx, &ovb_context_ops::query_device_ex, ctx, nullptr,
 			 reinterpret_cast<ibv_device_attr_ex *>(attr),
 			 sizeof(*attr));
-}
+} OVB_ABI_CATCH
 
 // The pre-port_cap_flags2 layout of struct ibv_port_attr.
 OVB_EXPORT int ibv_query_port(ibv_context *ctx, uint8_t port,
 			      _compat_ibv_port_attr *attr)
-{
+try {
 	return ovb::call(ctx, &ovb_context_ops::query_port, ctx, port,
 			 reinterpret_cast<ibv_port_attr *>(attr),
 			 offsetof(ibv_port_attr, port_cap_flags2));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_query_gid(ibv_context *ctx, uint8_t port, int index,
 			     ibv_gid *gid)
-{
+try {
 	ibv_gid_entry e;
 	int rc = gid_query(ctx, port, static_cast<uint32_t>(index), 0, &e,
 			   sizeof(e), kGid);
@@ -123,11 +123,11 @@ OVB_EXPORT int ibv_query_gid(ibv_context *ctx, uint8_t port, int index,
 		return -1;
 	*gid = e.gid;
 	return 0;
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT int ibv_query_pkey(ibv_context *ctx, uint8_t port, int index,
 			      __be16 *pkey)
-{
+try {
 	char buf[16];
 	std::string path = ibdev_path(ctx) + "/ports/" + std::to_string(port) +
 			   "/pkeys/" + std::to_string(index);
@@ -137,30 +137,30 @@ OVB_EXPORT int ibv_query_pkey(ibv_context *ctx, uint8_t port, int index,
 		return -1;
 	*pkey = htobe16(static_cast<uint16_t>(v));
 	return 0;
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT int ibv_get_pkey_index(ibv_context *ctx, uint8_t port, __be16 pkey)
-{
+try {
 	__be16 cur;
 	for (int i = 0; ibv_query_pkey(ctx, port, i, &cur) == 0; i++)
 		if (cur == pkey)
 			return i;
 	errno = ENOENT;
 	return -1;
-}
+} OVB_ABI_CATCH_MINUS1
 
 OVB_EXPORT int _ibv_query_gid_ex(ibv_context *ctx, uint32_t port,
 				 uint32_t index, ibv_gid_entry *entry,
 				 uint32_t flags, size_t entry_size)
-{
+try {
 	return gid_query(ctx, port, index, flags, entry, entry_size, kAll);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ssize_t _ibv_query_gid_table(ibv_context *ctx,
 					ibv_gid_entry *entries,
 					size_t max_entries, uint32_t flags,
 					size_t entry_size)
-{
+try {
 	ovb::ioctl::QueryGidTable q{};
 	q.entry_size = entry_size;
 	q.flags = flags;
@@ -199,13 +199,13 @@ OVB_EXPORT ssize_t _ibv_query_gid_table(ibv_context *ctx,
 		}
 	}
 	return static_cast<ssize_t>(n);
-}
+} OVB_ABI_CATCH_MINUS1
 
 // rdma-core-private; providers of rdma-core call it with their own enum
 // (0: IB/RoCE v1, 1: RoCE v2), which is what we answer.
 OVB_EXPORT int ibv_query_gid_type(ibv_context *ctx, uint8_t port,
 				  unsigned int index, unsigned int *type)
-{
+try {
 	ibv_gid_entry e;
 	int rc = gid_query(ctx, port, index, 0, &e, sizeof(e), kType);
 	if (rc == ENODATA) {
@@ -217,7 +217,7 @@ OVB_EXPORT int ibv_query_gid_type(ibv_context *ctx, uint8_t port,
 	*type = e.gid_type == IBV_GID_TYPE_IB || e.gid_type == IBV_GID_TYPE_ROCE_V1
 			? 0 : 1;
 	return 0;
-}
+} OVB_ABI_CATCH_MINUS1
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
 OVB_DEFAULT_VERSION(ibv_query_device, "IBVERBS_1.1");

@@ -40,60 +40,64 @@ ibv_mr *reg_mr(ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 	mr->pd = pd;
 	mr->addr = addr;
 	mr->length = length;
+	if (!odp && ovb::fork::remember_mr(mr)) {
+		ovb::call(pd->context, &ovb_context_ops::dereg_mr, mr);
+		ovb::fork::dofork(addr, length);
+		errno = ENOMEM;
+		return nullptr;
+	}
 	return mr;
 }
 
 } // namespace
 
 OVB_EXPORT ibv_pd *ibv_alloc_pd(ibv_context *ctx)
-{
+try {
 	ibv_pd *pd = ovb::call(ctx, &ovb_context_ops::alloc_pd, ctx);
 	if (pd)
 		pd->context = ctx;
 	return pd;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_dealloc_pd(ibv_pd *pd)
-{
+try {
 	return ovb::call(pd->context, &ovb_context_ops::dealloc_pd, pd);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_mr *ibv_reg_mr(ibv_pd *pd, void *addr, size_t length,
 			      int access)
-{
+try {
 	return reg_mr(pd, addr, length, reinterpret_cast<uintptr_t>(addr),
 		      static_cast<unsigned>(access));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_mr *ibv_reg_mr_iova(ibv_pd *pd, void *addr, size_t length,
 				   uint64_t iova, int access)
-{
+try {
 	return reg_mr(pd, addr, length, iova, static_cast<unsigned>(access));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT ibv_mr *ibv_reg_mr_iova2(ibv_pd *pd, void *addr, size_t length,
 				    uint64_t iova, unsigned int access)
-{
+try {
 	return reg_mr(pd, addr, length, iova, access);
-}
+} OVB_ABI_CATCH
 
-// An rdma-core provider's MRs are verbs_mrs with a type: only plain MRs
-// (not ODP ones) had their range marked for fork safety.
 OVB_EXPORT int ibv_dereg_mr(ibv_mr *mr)
-{
+try {
+	// Only what this MR's registration raised goes down (not an ODP MR's
+	// range, nor one never counted); forgotten before the MR is freed,
+	// so a new MR at the same address cannot be forgotten instead.
 	void *addr = mr->addr;
 	size_t length = mr->length;
-	bool forked_range = addr != nullptr;
-	if (ovb::rdmacore_ops(mr->context)) {
-		const auto *vmr = reinterpret_cast<const VerbsMr *>(mr);
-		forked_range = vmr->mr_type == ovb::rdmacore::kMrTypeMr &&
-			       !(vmr->access & IBV_ACCESS_ON_DEMAND);
-	}
+	bool raised = ovb::fork::forget_mr(mr);
 	int rc = ovb::call(mr->context, &ovb_context_ops::dereg_mr, mr);
-	if (!rc && forked_range)
+	if (rc && raised)
+		ovb::fork::remember_mr(mr);
+	else if (!rc && raised)
 		ovb::fork::dofork(addr, length);
 	return rc;
-}
+} OVB_ABI_CATCH
 
 namespace {
 
@@ -129,7 +133,7 @@ bool bad_rereg(ibv_mr *mr, int flags, void *addr, size_t length, int access)
 // range is released, on failure the new one.
 OVB_EXPORT int ibv_rereg_mr(ibv_mr *mr, int flags, ibv_pd *pd, void *addr,
 			    size_t length, int access)
-{
+try {
 	if (bad_rereg(mr, flags, addr, length, access)) {
 		errno = EINVAL;
 		return IBV_REREG_MR_ERR_INPUT;
@@ -153,14 +157,14 @@ OVB_EXPORT int ibv_rereg_mr(ibv_mr *mr, int flags, ibv_pd *pd, void *addr,
 			return IBV_REREG_MR_ERR_DO_FORK_OLD;
 	}
 	return 0;
-}
+} OVB_ABI_CATCH
 
 // Only an rdma-core provider may have reg_dmabuf_mr; the MR's addr is the
 // offset into the dma-buf.
 OVB_EXPORT ibv_mr *ibv_reg_dmabuf_mr(ibv_pd *pd, uint64_t offset,
 				     size_t length, uint64_t iova, int fd,
 				     int access)
-{
+try {
 	const ovb::rdmacore::ContextOps *rc = ovb::rdmacore_ops(pd->context);
 	if (!rc || !rc->reg_dmabuf_mr) {
 		errno = EOPNOTSUPP;
@@ -174,7 +178,7 @@ OVB_EXPORT ibv_mr *ibv_reg_dmabuf_mr(ibv_pd *pd, uint64_t offset,
 	mr->addr = reinterpret_cast<void *>(static_cast<uintptr_t>(offset));
 	mr->length = length;
 	return mr;
-}
+} OVB_ABI_CATCH
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
 OVB_DEFAULT_VERSION(ibv_alloc_pd, "IBVERBS_1.1");

@@ -6,7 +6,7 @@
 #include "objects.h"
 
 OVB_EXPORT ibv_srq *ibv_create_srq(ibv_pd *pd, ibv_srq_init_attr *attr)
-{
+try {
 	ibv_srq *srq = ovb::call(pd->context, &ovb_context_ops::create_srq, pd,
 				 attr);
 	if (srq) {
@@ -14,23 +14,23 @@ OVB_EXPORT ibv_srq *ibv_create_srq(ibv_pd *pd, ibv_srq_init_attr *attr)
 		srq->pd = pd;
 	}
 	return srq;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_modify_srq(ibv_srq *srq, ibv_srq_attr *attr, int mask)
-{
+try {
 	return ovb::call(srq->context, &ovb_context_ops::modify_srq, srq, attr,
 			 mask);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_query_srq(ibv_srq *srq, ibv_srq_attr *attr)
-{
+try {
 	return ovb::call(srq->context, &ovb_context_ops::query_srq, srq, attr);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_destroy_srq(ibv_srq *srq)
-{
+try {
 	return ovb::call(srq->context, &ovb_context_ops::destroy_srq, srq);
-}
+} OVB_ABI_CATCH
 
 // These names also exist as IBVERBS_1.0 compat versions (compat_1_0.cpp).
 OVB_DEFAULT_VERSION(ibv_create_srq, "IBVERBS_1.1");

@@ -3,8 +3,10 @@
 // ovb-devinfo: the attributes of each verbs device and its ports, like
 // `ibv_devinfo -v` (same field names and value formats, so the guest test
 // can check every line against it), with a hint when something is wrong.
-//   ovb-devinfo [-d dev] [-v]
+//   ovb-devinfo [-d dev] [-i port] [-l] [-v] [-h]   (ibv_devinfo's options)
 #include <openverbs/verbs.hpp>
+
+#include "devinfo_options.h"
 
 #include <arpa/inet.h>
 #include <cinttypes>
@@ -133,10 +135,15 @@ void print_gids(const Context &ctx, uint8_t port, const PortAttr &pa)
 	}
 }
 
-void show(ibv_device *dev, bool verbose)
+// 0, or 1 when the device has no such port (ibv_devinfo's message).
+int show(ibv_device *dev, bool verbose, int only_port)
 {
 	Context ctx = Context::open(dev);
 	ibv_device_attr a = ctx.query_device();
+	if (only_port > a.phys_port_cnt) {
+		std::fprintf(stderr, "Invalid port requested for device\n");
+		return 1;
+	}
 	std::printf("hca_id:\t%s\n", ibv_get_device_name(dev));
 	std::printf("\ttransport:\t\t\t%s (%d)\n",
 		    name(kTransport, static_cast<unsigned>(dev->transport_type), "invalid transport"),
@@ -147,6 +154,8 @@ void show(ibv_device *dev, bool verbose)
 	if (verbose)
 		std::printf("\tnum_comp_vectors:\t%d\n", ctx->num_comp_vectors);
 	for (uint8_t port = 1; port <= a.phys_port_cnt; port++) {
+		if (only_port && port != only_port)
+			continue;
 		ibv_port_attr pa = ctx.query_port(port);
 		std::printf("\t\tport:\t%u\n", port);
 		for (const PortField &f : kPort)
@@ -155,25 +164,34 @@ void show(ibv_device *dev, bool verbose)
 		if (verbose)
 			print_gids(ctx, port, pa);
 	}
+	return 0;
+}
+
+// -l: ibv_devinfo's list.
+void list(const DeviceList &devices)
+{
+	std::printf("%zu HCA%s found:\n", devices.size(), devices.size() != 1 ? "s" : "");
+	for (ibv_device *d : devices)
+		std::printf("\t%s\n", ibv_get_device_name(d));
+	std::printf("\n");
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-	std::string_view want;
-	bool verbose = false;
-	for (int i = 1; i < argc; i++) {
-		std::string_view a = argv[i];
-		if (a == "-v")
-			verbose = true;
-		else if (a == "-d" && i + 1 < argc)
-			want = argv[++i];
-		else {
-			std::fprintf(stderr, "usage: ovb-devinfo [-d device] [-v]\n");
-			return 2;
-		}
+	using ovb::devinfo::Options;
+	Options opt = ovb::devinfo::parse(argc, argv);
+	if (opt.action == Options::Action::help) {
+		std::printf(ovb::devinfo::kUsage, "ovb-devinfo");
+		return 0;
 	}
+	if (opt.action == Options::Action::bad_usage) {
+		std::fprintf(stderr, "ovb-devinfo: %s\n", opt.error.c_str());
+		std::fprintf(stderr, ovb::devinfo::kUsage, "ovb-devinfo");
+		return 2;
+	}
+	std::string_view want = opt.device;
 	const char *no_devices =
 		"ovb-devinfo: no RDMA devices found\n"
 		"hint: load ib_uverbs and a driver (modprobe rdma_rxe), add a "
@@ -181,16 +199,21 @@ int main(int argc, char **argv)
 		"ovb-status shows what is missing\n";
 	try {
 		DeviceList devices;
+		if (opt.action == Options::Action::list) {
+			list(devices);
+			return 0;
+		}
 		if (!devices.size()) {
 			std::fputs(no_devices, stderr);
 			return 1;
 		}
 		bool found = false;
+		int rc = 0;
 		for (ibv_device *d : devices) {
 			if (!want.empty() && want != ibv_get_device_name(d))
 				continue;
 			found = true;
-			show(d, verbose);
+			rc |= show(d, opt.verbose, opt.port);
 		}
 		if (!found) {
 			std::fprintf(stderr, "ovb-devinfo: no device '%.*s'; devices:",
@@ -200,6 +223,8 @@ int main(int argc, char **argv)
 			std::fprintf(stderr, "\n");
 			return 1;
 		}
+		if (rc)
+			return rc;
 	} catch (const Error &e) {
 		if (e.code().value() == ENOSYS) {	// no uverbs class in sysfs
 			std::fputs(no_devices, stderr);

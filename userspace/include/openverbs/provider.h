@@ -230,6 +230,17 @@ struct ovb_core {
 	/* Debug log, shown with VERBS_LOG_LEVEL / VERBS_LOG_FILE. */
 	void (*log)(struct ibv_context *ctx, int level, const char *fmt, ...)
 		__attribute__((format(printf, 3, 4)));
+
+	/*
+	 * create_cq with the kernel's CQ create flags (IB_UVERBS_CQ_FLAGS_*:
+	 * 1 timestamp completion, 2 ignore overrun); non-zero flags always
+	 * reach the kernel (ioctl, else the extended write() command).
+	 * Appended: providers built before it never read it.
+	 */
+	int (*create_cq_flags)(struct ibv_context *ctx, int cqe,
+			       struct ibv_comp_channel *channel, int comp_vector,
+			       uint32_t flags, struct ibv_cq *cq,
+			       struct ovb_udata *ud);
 };
 
 /* ------------------------------------------------- the provider itself */

@@ -42,7 +42,7 @@ using namespace ovb::rdmacore;
 OVB_EXPORT int ibv_cmd_get_context(verbs_context *vctx, void *cmd,
 				   size_t cmd_size, ovb_get_context_resp *resp,
 				   size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_get_context_req, ovb_get_context_resp>(
 		cmd, cmd_size, resp, resp_size);
 	ibv_context *ctx = &vctx->context;
@@ -54,7 +54,7 @@ OVB_EXPORT int ibv_cmd_get_context(verbs_context *vctx, void *cmd,
 		resp->num_comp_vectors = static_cast<uint32_t>(ctx->num_comp_vectors);
 	}
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_query_device_any(ibv_context *ctx,
 					const ibv_query_device_ex_input *input,
@@ -62,7 +62,7 @@ OVB_EXPORT int ibv_cmd_query_device_any(ibv_context *ctx,
 					size_t attr_size,
 					ovb_ex_query_device_resp *resp,
 					size_t *resp_size)
-{
+try {
 	if (input && input->comp_mask)
 		return answer(EINVAL);
 	if (attr_size < sizeof(attr->orig_attr))
@@ -87,12 +87,12 @@ OVB_EXPORT int ibv_cmd_query_device_any(ibv_context *ctx,
 		*resp_size = raw.response_length;
 	}
 	return 0;
-}
+} OVB_ABI_CATCH
 
 // The context's comp vectors and the kernel's core support bits (which
 // rdma-core keeps in the verbs_device), an ioctl method only.
 OVB_EXPORT int ibv_cmd_query_context(ibv_context *ctx, CommandBuffer *link)
-{
+try {
 	IoctlCall call(OVB_OBJECT_DEVICE, OVB_METHOD_QUERY_CONTEXT, 2, link);
 	uint64_t core_support = 0;
 	call.ptr_out(OVB_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
@@ -106,36 +106,36 @@ OVB_EXPORT int ibv_cmd_query_context(ibv_context *ctx, CommandBuffer *link)
 	if (VerbsDevice *v = priv(ctx)->device->rdmacore())
 		v->core_support = core_support;
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_query_port(ibv_context *ctx, uint8_t port,
 				  ibv_port_attr *attr, void *, size_t)
-{
+try {
 	return answer(core_query_port(ctx, port, attr, sizeof(*attr)));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_alloc_pd(ibv_context *ctx, ibv_pd *pd, void *cmd,
 				size_t cmd_size, ovb_alloc_pd_resp *resp,
 				size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_alloc_pd_req, ovb_alloc_pd_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = core_alloc_pd(ctx, pd, &ud);
 	if (!rc && resp)
 		resp->pd_handle = pd->handle;
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_dealloc_pd(ibv_pd *pd)
-{
+try {
 	return destroyed(core_dealloc_pd(pd));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_reg_mr(ibv_pd *pd, void *addr, size_t length,
 			      uint64_t hca_va, int access, VerbsMr *vmr,
 			      void *cmd, size_t cmd_size,
 			      ovb_reg_mr_resp *resp, size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_reg_mr_req, ovb_reg_mr_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = core_reg_mr(pd, addr, length, hca_va, access, &vmr->mr,
@@ -150,17 +150,17 @@ OVB_EXPORT int ibv_cmd_reg_mr(ibv_pd *pd, void *addr, size_t length,
 		resp->rkey = vmr->mr.rkey;
 	}
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_dereg_mr(VerbsMr *vmr)
-{
+try {
 	return destroyed(core_dereg_mr(&vmr->mr));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw,
 				void *cmd, size_t cmd_size,
 				ovb_alloc_mw_resp *resp, size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_alloc_mw_req, ovb_alloc_mw_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = core_alloc_mw(pd, type, mw, &ud);
@@ -169,9 +169,9 @@ OVB_EXPORT int ibv_cmd_alloc_mw(ibv_pd *pd, ibv_mw_type type, ibv_mw *mw,
 		resp->rkey = mw->rkey;
 	}
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_dealloc_mw(ibv_mw *mw)
-{
+try {
 	return destroyed(core_dealloc_mw(mw));
-}
+} OVB_ABI_CATCH

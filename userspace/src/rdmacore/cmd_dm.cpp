@@ -17,7 +17,7 @@ using namespace ovb::rdmacore;
 
 OVB_EXPORT int ibv_cmd_alloc_dm(ibv_context *ctx, const ibv_alloc_dm_attr *attr,
 				VerbsDm *vdm, CommandBuffer *link)
-{
+try {
 	IoctlCall call(OVB_OBJECT_DM, OVB_METHOD_DM_ALLOC, 3, link);
 	size_t handle = call.obj_out(OVB_ATTR_ALLOC_DM_HANDLE);
 	call.u64_in(OVB_ATTR_ALLOC_DM_LENGTH, attr->length);
@@ -30,20 +30,20 @@ OVB_EXPORT int ibv_cmd_alloc_dm(ibv_context *ctx, const ibv_alloc_dm_attr *attr,
 	vdm->dm.comp_mask = IBV_DM_MASK_HANDLE;
 	vdm->dm.context = ctx;
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_free_dm(VerbsDm *vdm)
-{
+try {
 	IoctlCall call(OVB_OBJECT_DM, OVB_METHOD_DM_FREE, 1);
 	call.obj_in(OVB_ATTR_FREE_DM_HANDLE, vdm->handle);
 	return destroyed(call.run(vdm->dm.context));
-}
+} OVB_ABI_CATCH
 
 // DM MRs are zero-based (the memory has no address of the process's).
 OVB_EXPORT int ibv_cmd_reg_dm_mr(ibv_pd *pd, VerbsDm *vdm, uint64_t offset,
 				 size_t length, unsigned int access,
 				 VerbsMr *vmr, CommandBuffer *link)
-{
+try {
 	if (!(access & IBV_ACCESS_ZERO_BASED))
 		return answer(EINVAL);
 	IoctlCall call(OVB_OBJECT_MR, OVB_METHOD_DM_MR_REG, 8, link);
@@ -69,4 +69,4 @@ OVB_EXPORT int ibv_cmd_reg_dm_mr(ibv_pd *pd, VerbsDm *vdm, uint64_t offset,
 	mr.addr = nullptr;
 	vmr->mr_type = kMrTypeMr;
 	return 0;
-}
+} OVB_ABI_CATCH

@@ -25,7 +25,7 @@ using namespace ovb::rdmacore;
 OVB_EXPORT int ibv_cmd_create_flow(ibv_qp *qp, ibv_flow *flow,
 				   ibv_flow_attr *attr, void *ucmd,
 				   size_t ucmd_size)
-{
+try {
 	std::vector<unsigned char> req(sizeof(ovb_create_flow_req) +
 				       attr->num_of_specs * kMaxKernSpec);
 	auto *head = reinterpret_cast<ovb_create_flow_req *>(req.data());
@@ -60,10 +60,10 @@ OVB_EXPORT int ibv_cmd_create_flow(ibv_qp *qp, ibv_flow *flow,
 	flow->context = qp->context;
 	flow->handle = resp.flow_handle;
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_destroy_flow(ibv_flow *flow)
-{
+try {
 	ioctl::Handle a{flow->handle};
 	int rc;
 	if (!cmd::try_ioctl<ioctl::kDestroyFlowM>(flow->context, a, rc)) {
@@ -75,4 +75,4 @@ OVB_EXPORT int ibv_cmd_destroy_flow(ibv_flow *flow)
 				  req, nullptr);
 	}
 	return rdmacore::destroyed(rc);
-}
+} OVB_ABI_CATCH

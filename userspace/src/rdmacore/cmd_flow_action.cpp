@@ -51,7 +51,7 @@ OVB_EXPORT int ibv_cmd_create_flow_action_esp(ibv_context *ctx,
 					      ibv_flow_action_esp_attr *attr,
 					      VerbsFlowAction *action,
 					      CommandBuffer *link)
-{
+try {
 	IoctlCall call(OVB_OBJECT_FLOW_ACTION, OVB_METHOD_FLOW_ACTION_ESP_CREATE,
 		       kEspAttrs, link);
 	size_t handle = call.obj_out(OVB_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
@@ -63,22 +63,22 @@ OVB_EXPORT int ibv_cmd_create_flow_action_esp(ibv_context *ctx,
 	action->type = kFlowActionEsp;
 	action->handle = call.handle(handle);
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_modify_flow_action_esp(VerbsFlowAction *action,
 					      ibv_flow_action_esp_attr *attr,
 					      CommandBuffer *link)
-{
+try {
 	IoctlCall call(OVB_OBJECT_FLOW_ACTION, OVB_METHOD_FLOW_ACTION_ESP_MODIFY,
 		       kEspAttrs, link);
 	call.obj_in(OVB_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, action->handle);
 	add_esp(call, attr);
 	return answer(call.run(action->action.context));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_destroy_flow_action(VerbsFlowAction *action)
-{
+try {
 	IoctlCall call(OVB_OBJECT_FLOW_ACTION, OVB_METHOD_FLOW_ACTION_DESTROY, 1);
 	call.obj_in(OVB_ATTR_DESTROY_FLOW_ACTION_HANDLE, action->handle);
 	return destroyed(call.run(action->action.context));
-}
+} OVB_ABI_CATCH

@@ -23,7 +23,7 @@ OVB_EXPORT int ibv_cmd_rereg_mr(VerbsMr *vmr, uint32_t flags, void *addr,
 				size_t length, uint64_t hca_va, int access,
 				ibv_pd *pd, void *cmd, size_t cmd_size,
 				ovb_rereg_mr_resp *resp, size_t resp_size)
-{
+try {
 	ibv_mr &mr = vmr->mr;
 	ovb_rereg_mr_req req{};
 	req.mr_handle = mr.handle;
@@ -49,12 +49,12 @@ OVB_EXPORT int ibv_cmd_rereg_mr(VerbsMr *vmr, uint32_t flags, void *addr,
 		resp->rkey = core.rkey;
 	}
 	return 0;
-}
+} OVB_ABI_CATCH
 
 // An MR another context exported (ibv_import_mr): its keys and length by
 // handle, an ioctl method only.
 OVB_EXPORT int ibv_cmd_query_mr(ibv_pd *pd, VerbsMr *vmr, uint32_t mr_handle)
-{
+try {
 	ibv_mr &mr = vmr->mr;
 	IoctlCall call(OVB_OBJECT_MR, OVB_METHOD_QUERY_MR, 4);
 	call.obj_in(OVB_ATTR_QUERY_MR_HANDLE, mr_handle);
@@ -71,13 +71,13 @@ OVB_EXPORT int ibv_cmd_query_mr(ibv_pd *pd, VerbsMr *vmr, uint32_t mr_handle)
 	mr.addr = nullptr;
 	vmr->mr_type = kMrTypeImportedMr;
 	return 0;
-}
+} OVB_ABI_CATCH
 
 // An MR on a dma-buf (fd, offset into it): an ioctl method only.
 OVB_EXPORT int ibv_cmd_reg_dmabuf_mr(ibv_pd *pd, uint64_t offset,
 				     size_t length, uint64_t iova, int fd,
 				     int access, VerbsMr *vmr)
-{
+try {
 	IoctlCall call(OVB_OBJECT_MR, OVB_METHOD_REG_DMABUF_MR, 9);
 	uint32_t lkey = 0, rkey = 0;
 	size_t handle = call.obj_out(OVB_ATTR_REG_DMABUF_MR_HANDLE);
@@ -103,13 +103,13 @@ OVB_EXPORT int ibv_cmd_reg_dmabuf_mr(ibv_pd *pd, uint64_t offset,
 	mr.length = length;
 	vmr->mr_type = kMrTypeDmabufMr;
 	return 0;
-}
+} OVB_ABI_CATCH
 
 // Prefetch advice for ODP MRs: an ioctl method only.
 OVB_EXPORT int ibv_cmd_advise_mr(ibv_pd *pd, ibv_advise_mr_advice advice,
 				 uint32_t flags, ibv_sge *sg_list,
 				 uint32_t num_sge)
-{
+try {
 	IoctlCall call(OVB_OBJECT_MR, OVB_METHOD_ADVISE_MR, 4);
 	call.obj_in(OVB_ATTR_ADVISE_MR_PD_HANDLE, pd->handle);
 	call.u64_in(OVB_ATTR_ADVISE_MR_ADVICE, advice);
@@ -117,4 +117,4 @@ OVB_EXPORT int ibv_cmd_advise_mr(ibv_pd *pd, ibv_advise_mr_advice advice,
 	call.ptr_in(OVB_ATTR_ADVISE_MR_SGE_LIST, sg_list,
 		    size_t{num_sge} * sizeof(*sg_list));
 	return call.run(pd->context);
-}
+} OVB_ABI_CATCH

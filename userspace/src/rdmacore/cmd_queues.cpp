@@ -74,7 +74,7 @@ OVB_EXPORT int ibv_cmd_create_cq(ibv_context *ctx, int cqe,
 				 ibv_comp_channel *channel, int comp_vector,
 				 ibv_cq *cq, void *cmd, size_t cmd_size,
 				 ovb_create_cq_resp *resp, size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_create_cq_req, ovb_create_cq_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = core_create_cq(ctx, cqe, channel, comp_vector, cq, &ud);
@@ -83,14 +83,14 @@ OVB_EXPORT int ibv_cmd_create_cq(ibv_context *ctx, int cqe,
 		resp->cqe = static_cast<uint32_t>(cq->cqe);
 	}
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_create_cq_ex(ibv_context *ctx,
 				    const ibv_cq_init_attr_ex *attr,
 				    ibv_cq_ex *cq, void *cmd, size_t cmd_size,
 				    ovb_ex_create_cq_resp *resp,
 				    size_t resp_size, uint32_t cmd_flags)
-{
+try {
 	if (attr->comp_mask &
 	    ~static_cast<uint32_t>(IBV_CQ_INIT_ATTR_MASK_FLAGS |
 				   IBV_CQ_INIT_ATTR_MASK_PD))
@@ -119,35 +119,35 @@ OVB_EXPORT int ibv_cmd_create_cq_ex(ibv_context *ctx,
 		resp->response_length = sizeof(*resp);
 	}
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_req_notify_cq(ibv_cq *cq, int solicited_only)
-{
+try {
 	return answer(core_req_notify_cq(cq, solicited_only));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_resize_cq(ibv_cq *cq, int cqe, void *cmd,
 				 size_t cmd_size, ovb_resize_cq_resp *resp,
 				 size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_resize_cq_req, ovb_resize_cq_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = core_resize_cq(cq, cqe, &ud);
 	if (!rc && resp)
 		resp->cqe = static_cast<uint32_t>(cq->cqe);
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_destroy_cq(ibv_cq *cq)
-{
+try {
 	return destroyed(core_destroy_cq(cq));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_create_srq(ibv_pd *pd, ibv_srq *srq,
 				  ibv_srq_init_attr *attr, void *cmd,
 				  size_t cmd_size, ovb_create_srq_resp *resp,
 				  size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_create_srq_req, ovb_create_srq_resp>(
 		cmd, cmd_size, resp, resp_size);
 	uint32_t srq_num = 0;
@@ -159,7 +159,7 @@ OVB_EXPORT int ibv_cmd_create_srq(ibv_pd *pd, ibv_srq *srq,
 		resp->srqn = srq_num;
 	}
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 // Basic, XRC and tag-matching SRQs.  The provider's create_srq_ex is
 // called by the application directly, so the generic fields are set
@@ -169,7 +169,7 @@ OVB_EXPORT int ibv_cmd_create_srq_ex(ibv_context *ctx, VerbsSrq *vsrq,
 				     size_t cmd_size,
 				     ovb_create_srq_resp *resp,
 				     size_t resp_size)
-{
+try {
 	uint32_t mask = ax->comp_mask;
 	if (mask >= IBV_SRQ_INIT_ATTR_RESERVED)
 		return answer(EOPNOTSUPP);
@@ -201,45 +201,45 @@ OVB_EXPORT int ibv_cmd_create_srq_ex(ibv_context *ctx, VerbsSrq *vsrq,
 		resp->srqn = srq_num;
 	}
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_modify_srq(ibv_srq *srq, ibv_srq_attr *attr, int mask,
 				  void *cmd, size_t cmd_size)
-{
+try {
 	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
 				    sizeof(ovb_modify_srq_req), nullptr, 0, 0);
 	return answer(core_modify_srq(srq, attr, mask, &ud));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_query_srq(ibv_srq *srq, ibv_srq_attr *attr, void *,
 				 size_t)
-{
+try {
 	return answer(core_query_srq(srq, attr));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_destroy_srq(ibv_srq *srq)
-{
+try {
 	return destroyed(core_destroy_srq(srq));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_create_qp(ibv_pd *pd, ibv_qp *qp,
 				 ibv_qp_init_attr *attr, void *cmd,
 				 size_t cmd_size, ovb_create_qp_resp *resp,
 				 size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_create_qp_req, ovb_create_qp_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = core_create_qp(pd, qp, attr, &ud);
 	if (!rc)
 		put_core_resp(resp, resp_size, qp_resp(qp, attr->cap));
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_create_qp_ex(ibv_context *ctx, VerbsQp *vqp,
 				    ibv_qp_init_attr_ex *ax, void *cmd,
 				    size_t cmd_size, ovb_create_qp_resp *resp,
 				    size_t resp_size)
-{
+try {
 	ovb_udata ud = write_udata<ovb_create_qp_req, ovb_create_qp_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = create_qp_from_ex(ctx, ax, vqp,
@@ -249,14 +249,14 @@ OVB_EXPORT int ibv_cmd_create_qp_ex(ibv_context *ctx, VerbsQp *vqp,
 	if (!rc)
 		put_core_resp(resp, resp_size, qp_resp(&vqp->qp, ax->cap));
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_create_qp_ex2(ibv_context *ctx, VerbsQp *vqp,
 				     ibv_qp_init_attr_ex *ax, void *cmd,
 				     size_t cmd_size,
 				     ovb_ex_create_qp_resp *resp,
 				     size_t resp_size)
-{
+try {
 	ovb_udata ud = ex_udata<ovb_ex_create_qp_req, ovb_ex_create_qp_resp>(
 		cmd, cmd_size, resp, resp_size);
 	int rc = create_qp_from_ex(
@@ -274,23 +274,23 @@ OVB_EXPORT int ibv_cmd_create_qp_ex2(ibv_context *ctx, VerbsQp *vqp,
 		put_core_resp(resp, resp_size, core);
 	}
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_query_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 				ibv_qp_init_attr *init_attr, void *, size_t)
-{
+try {
 	return answer(core_query_qp(qp, attr, mask, init_attr));
-}
+} OVB_ABI_CATCH
 
 // cmd: rdma-core's struct ibv_modify_qp (write header, core request)
 // with the provider's data after it.
 OVB_EXPORT int ibv_cmd_modify_qp(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 				 void *cmd, size_t cmd_size)
-{
+try {
 	ovb_udata ud = driver_udata(cmd, cmd_size, kCmdHdr,
 				    sizeof(ovb_modify_qp_req), nullptr, 0, 0);
 	return answer(core_modify_qp_ud(qp, attr, mask, &ud));
-}
+} OVB_ABI_CATCH
 
 // cmd: struct ibv_modify_qp_ex (extended header, core request with the
 // rate limit) and the provider's data; resp likewise.  A rate limit
@@ -299,7 +299,7 @@ OVB_EXPORT int ibv_cmd_modify_qp_ex(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 				    void *cmd, size_t cmd_size,
 				    ovb_ex_modify_qp_resp *resp,
 				    size_t resp_size)
-{
+try {
 	constexpr size_t kRateLimitEnd =
 		kExCmdHdr + offsetof(ovb_ex_modify_qp_req, rate_limit) +
 		sizeof(ovb_ex_modify_qp_req::rate_limit);
@@ -313,46 +313,46 @@ OVB_EXPORT int ibv_cmd_modify_qp_ex(ibv_qp *qp, ibv_qp_attr *attr, int mask,
 		std::memcpy(resp, &core,
 			    resp_size < sizeof(core) ? resp_size : sizeof(core));
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_destroy_qp(ibv_qp *qp)
-{
+try {
 	return destroyed(core_destroy_qp(qp));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_create_ah(ibv_pd *pd, ibv_ah *ah, ibv_ah_attr *attr,
 				 ovb_create_ah_resp *resp, size_t resp_size)
-{
+try {
 	ovb_udata ud = driver_udata(nullptr, 0, 0, 0, resp, resp_size,
 				    sizeof(ovb_create_ah_resp));
 	int rc = core_create_ah(pd, ah, attr, &ud);
 	if (!rc && resp)
 		resp->ah_handle = ah->handle;
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_destroy_ah(ibv_ah *ah)
-{
+try {
 	return destroyed(core_destroy_ah(ah));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_attach_mcast(ibv_qp *qp, const ibv_gid *gid,
 				    uint16_t lid)
-{
+try {
 	return answer(core_attach_mcast(qp, gid, lid));
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_detach_mcast(ibv_qp *qp, const ibv_gid *gid,
 				    uint16_t lid)
-{
+try {
 	return answer(core_detach_mcast(qp, gid, lid));
-}
+} OVB_ABI_CATCH
 
 // cmd: the provider's struct ibv_modify_cq (extended header, core
 // request, its own data): CQ moderation, an extended write() command.
 OVB_EXPORT int ibv_cmd_modify_cq(ibv_cq *cq, ibv_modify_cq_attr *attr,
 				 void *cmd, size_t cmd_size)
-{
+try {
 	if (attr->attr_mask >= IBV_CQ_ATTR_RESERVED)
 		return answer(EINVAL);
 	ovb_ex_modify_cq_req req{};
@@ -366,4 +366,4 @@ OVB_EXPORT int ibv_cmd_modify_cq(ibv_cq *cq, ibv_modify_cq_attr *attr,
 				   cmd::spec<OVB_EX_CMD_MODIFY_CQ,
 					     cmd::Framing::extended>(),
 				   req, nullptr, &ud));
-}
+} OVB_ABI_CATCH

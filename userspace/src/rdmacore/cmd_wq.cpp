@@ -75,7 +75,7 @@ int create_wq(ibv_context *ctx, ibv_wq_init_attr *attr, ibv_wq *wq,
 OVB_EXPORT int ibv_cmd_create_wq(ibv_context *ctx, ibv_wq_init_attr *attr,
 				 ibv_wq *wq, void *cmd, size_t cmd_size,
 				 ovb_ex_create_wq_resp *resp, size_t resp_size)
-{
+try {
 	if (attr->comp_mask >= IBV_WQ_INIT_ATTR_RESERVED)
 		return answer(EINVAL);
 	wq->context = ctx;
@@ -101,11 +101,11 @@ OVB_EXPORT int ibv_cmd_create_wq(ibv_context *ctx, ibv_wq_init_attr *attr,
 		put_core_resp(resp, resp_size, core);
 	}
 	return answer(rc);
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_modify_wq(ibv_wq *wq, ibv_wq_attr *attr, void *cmd,
 				 size_t cmd_size)
-{
+try {
 	if (attr->attr_mask >= IBV_WQ_ATTR_RESERVED)
 		return answer(EINVAL);
 	ovb_ex_modify_wq_req req{};
@@ -129,10 +129,10 @@ OVB_EXPORT int ibv_cmd_modify_wq(ibv_wq *wq, ibv_wq_attr *attr, void *cmd,
 	if (attr->attr_mask & IBV_WQ_ATTR_STATE)
 		wq->state = attr->wq_state;
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_destroy_wq(ibv_wq *wq)
-{
+try {
 	ioctl::DestroyWq a{};
 	a.handle = wq->handle;
 	int rc;
@@ -152,7 +152,7 @@ OVB_EXPORT int ibv_cmd_destroy_wq(ibv_wq *wq)
 		return destroyed(rc);
 	wait_for_acks(wq, [&] { return wq->events_completed == a.events_reported; });
 	return 0;
-}
+} OVB_ABI_CATCH
 
 // The table's request is its core part and the WQ handles, padded to 8
 // bytes; the provider's response room may follow the core response.
@@ -160,7 +160,7 @@ OVB_EXPORT int ibv_cmd_create_rwq_ind_table(
 	ibv_context *ctx, ibv_rwq_ind_table_init_attr *attr,
 	ibv_rwq_ind_table *table, ovb_ex_create_rwq_ind_table_resp *resp,
 	size_t resp_size)
-{
+try {
 	if (attr->comp_mask >= IBV_CREATE_IND_TABLE_RESERVED)
 		return answer(EINVAL);
 	size_t entries = size_t{1} << attr->log_ind_tbl_size;
@@ -186,10 +186,10 @@ OVB_EXPORT int ibv_cmd_create_rwq_ind_table(
 	table->ind_tbl_num = static_cast<int>(core.ind_tbl_num);
 	table->context = ctx;
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_destroy_rwq_ind_table(ibv_rwq_ind_table *table)
-{
+try {
 	ioctl::Handle a{static_cast<uint32_t>(table->ind_tbl_handle)};
 	int rc;
 	if (!cmd::try_ioctl<ioctl::kDestroyRwqIndTblM>(table->context, a, rc)) {
@@ -201,4 +201,4 @@ OVB_EXPORT int ibv_cmd_destroy_rwq_ind_table(ibv_rwq_ind_table *table)
 				  req, nullptr);
 	}
 	return destroyed(rc);
-}
+} OVB_ABI_CATCH

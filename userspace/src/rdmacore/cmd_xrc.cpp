@@ -29,7 +29,7 @@ OVB_EXPORT int ibv_cmd_open_xrcd(ibv_context *ctx, VerbsXrcd *vxrcd,
 				 int vxrcd_size, ibv_xrcd_init_attr *attr,
 				 void *cmd, size_t cmd_size,
 				 ovb_open_xrcd_resp *resp, size_t resp_size)
-{
+try {
 	if (attr->comp_mask >= IBV_XRCD_INIT_ATTR_RESERVED)
 		return answer(EOPNOTSUPP);
 	constexpr uint32_t kNeeded = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS;
@@ -54,10 +54,10 @@ OVB_EXPORT int ibv_cmd_open_xrcd(ibv_context *ctx, VerbsXrcd *vxrcd,
 	}
 	put_core_resp(resp, resp_size, core);
 	return 0;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int ibv_cmd_close_xrcd(VerbsXrcd *vxrcd)
-{
+try {
 	ibv_context *ctx = vxrcd->xrcd.context;
 	ioctl::Handle a{vxrcd->handle};
 	int rc;
@@ -66,14 +66,14 @@ OVB_EXPORT int ibv_cmd_close_xrcd(VerbsXrcd *vxrcd)
 				  ovb_close_xrcd_req{.xrcd_handle = vxrcd->handle},
 				  nullptr);
 	return destroyed(rc);
-}
+} OVB_ABI_CATCH
 
 // The QP another process made on a shared XRC domain, by number.
 OVB_EXPORT int ibv_cmd_open_qp(ibv_context *ctx, VerbsQp *vqp, int vqp_size,
 			       ibv_qp_open_attr *attr, void *cmd,
 			       size_t cmd_size, ovb_create_qp_resp *resp,
 			       size_t resp_size)
-{
+try {
 	if (attr->comp_mask >= IBV_QP_OPEN_ATTR_RESERVED)
 		return answer(EOPNOTSUPP);
 	constexpr uint32_t kNeeded = IBV_QP_OPEN_ATTR_XRCD |
@@ -118,4 +118,4 @@ OVB_EXPORT int ibv_cmd_open_qp(ibv_context *ctx, VerbsQp *vqp, int vqp_size,
 		vqp->xrcd = vxrcd;
 	}
 	return 0;
-}
+} OVB_ABI_CATCH

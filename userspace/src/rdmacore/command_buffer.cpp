@@ -79,14 +79,14 @@ using namespace ovb::rdmacore;
 
 OVB_EXPORT unsigned int __ioctl_final_num_attrs(unsigned int num_attrs,
 						CommandBuffer *link)
-{
+try {
 	for (; link; link = link->next)
 		num_attrs += static_cast<unsigned>(link->next_attr - link->hdr.attrs);
 	return num_attrs;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT int execute_ioctl(ibv_context *ctx, CommandBuffer *cmd)
-{
+try {
 	if (cmd->buffer_error) {
 		errno = EINVAL;
 		return EINVAL;
@@ -101,4 +101,4 @@ OVB_EXPORT int execute_ioctl(ibv_context *ctx, CommandBuffer *cmd)
 		return errno;
 	scatter(cmd);
 	return 0;
-}
+} OVB_ABI_CATCH

@@ -151,7 +151,7 @@ OVB_EXPORT void *_verbs_init_and_alloc_context(ibv_device *device, int cmd_fd,
 					       size_t alloc_size,
 					       verbs_context *context_offset,
 					       uint32_t driver_id)
-{
+try {
 	void *drv = calloc(1, alloc_size);
 	if (!drv) {
 		close(cmd_fd);
@@ -172,24 +172,24 @@ OVB_EXPORT void *_verbs_init_and_alloc_context(ibv_device *device, int cmd_fd,
 	ovb_context_ops none{};
 	ovb::install_ops(&vctx->context, &none, false);
 	return drv;
-}
+} OVB_ABI_CATCH
 
 OVB_EXPORT void verbs_set_ops(verbs_context *vctx, const ContextOps *ops)
-{
+try {
 	verbs_ex_private *p = vctx->priv;
 	merge(p->rc_ops, *ops);
 	ovb_context_ops o = to_ovb_ops(p->rc_ops);
 	ovb::install_ops(&vctx->context, &o, false);
 	set_extensions(vctx, p->rc_ops);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT void verbs_uninit_context(verbs_context *vctx)
-{
+try {
 	ovb::core_close_context(vctx);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT void verbs_init_cq(ibv_cq *cq, ibv_context *ctx,
 			      ibv_comp_channel *channel, void *cq_context)
-{
+try {
 	ovb::init_cq_fields(cq, ctx, channel, cq_context);
-}
+} OVB_ABI_CATCH_VOID

@@ -245,7 +245,7 @@ VerbsDevice *make_device(const KernelDevice &k)
 using namespace ovb::rdmacore;
 
 OVB_EXPORT void verbs_register_driver_34(const DeviceOps *ops)
-{
+try {
 	if (!ops || !ops->name)
 		return;
 	{
@@ -256,11 +256,11 @@ OVB_EXPORT void verbs_register_driver_34(const DeviceOps *ops)
 		g_drivers.push_back(ops);
 	}
 	ovb::log::debug("rdma-core provider %s registered", ops->name);
-}
+} OVB_ABI_CATCH_VOID
 
 OVB_EXPORT int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
 					 SysfsDev *dev, const char *fmt, ...)
-{
+try {
 	if (!dev) {
 		errno = EINVAL;
 		return -1;
@@ -275,4 +275,4 @@ OVB_EXPORT int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
 		return -1;
 	}
 	return ovb::sysfs::read(dev->ibdev_path, file, buf, size);
-}
+} OVB_ABI_CATCH_MINUS1
