@@ -185,7 +185,9 @@ endif
 # One kernel (KVER).  The in-tree stack needs no module of ours, but
 # rdma_core_programs swaps to it when it is built.  The iWARP programs
 # (tests-siw.list) get a third boot, on Soft-iWARP (make siw); not on the
-# debug kernel (no siw.ko is built for it).
+# debug kernel (no siw.ko is built for it).  Then two guests over a link:
+# the cross-node smoke test, and the short form of the faults between
+# nodes (not on the debug kernel either: it has no sch_netem).
 qemu-test-one: userspace selftests $(if $(filter debug,$(KERNEL)),,siw)
 ifeq ($(KERNEL),debug)
 	$(MAKE) kernel
@@ -204,6 +206,9 @@ ifneq ($(KERNEL),debug)
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $$(cat $(BUILD)/selftests/tests-siw.list)
 endif
 	$(TOP)/qemu/interop --smoke --kernel=$(KERNEL) --kver=$(KVER) --hca=rxe --timeout=600
+ifneq ($(KERNEL),debug)
+	$(TOP)/qemu/node-faults --short --kver=$(KVER) --hca=rxe --timeout=600
+endif
 
 # Two guests over a link (qemu/nodes): every stack pair, library pair and
 # cross-node test; the table goes into Documentation/compatibility.md.
@@ -212,8 +217,9 @@ interop: kernel userspace siw
 	$(TOP)/qemu/interop --write-doc --kver=$(KVER) --hca=siw --timeout=1500
 
 # Faults between the two nodes (netem loss and reordering, a SIGKILLed
-# peer, a link down), rxe then siw: about 4 min per stack pair, so not in
-# make qemu-test (Documentation/testing.md, "Faults between nodes").
+# peer, a link down), rxe then siw: 1-4 min per stack pair; make
+# qemu-test runs its short form (Documentation/testing.md, "Faults between
+# nodes").
 node-faults: kernel userspace selftests siw
 	$(TOP)/qemu/node-faults --kver=$(KVER) --hca=rxe --timeout=600
 	$(TOP)/qemu/node-faults --kver=$(KVER) --hca=siw --timeout=600
@@ -283,15 +289,18 @@ debug-kernel:
 # (bench/guest); the raw results are copied to build/bench/KVER/raw, the
 # table and results.json land in build/bench/KVER/, and KVER's series'
 # section of Documentation/performance.md (+ performance-SERIES.png) is
-# rewritten.  See Documentation/performance.md.
+# rewritten.  The nodes section (BENCH_SECTIONS) boots two guests more
+# (bench/nodes): perftest across a link, both nodes on the same stack.
+# See Documentation/performance.md.
 BENCH_ROUNDS ?= 4
 BENCH_CONTROL_ROUNDS ?= 6
 BENCH_REPS ?= 3
 BENCH_MIN_TIME ?= 0.2
 BENCH_UCOST_ITERS ?= 300
-BENCH_SECTIONS ?= limits control datapath ucost umem load
+BENCH_SECTIONS ?= limits control datapath ucost umem load nodes
 BENCH_LOAD_ROUNDS ?= 2
 BENCH_LOAD_SECONDS ?= 1
+BENCH_NODES_ROUNDS ?= 2
 BENCH_TIMEOUT ?= 3600
 # Debian's python3 (python3-matplotlib draws the chart), not one from PATH.
 BENCH_PYTHON ?= /usr/bin/python3
@@ -311,6 +320,10 @@ bench: kernel userspace bench-programs siw
 		2> >(tee $(BENCH_OUT)/qemu-run.log >&2) || status=$$?; \
 	run=$$(sed -n 's|.*, log \(.*\)/console.log$$|\1|p' $(BENCH_OUT)/qemu-run.log); \
 	cp -r $$run/share/bench $(BENCH_OUT)/raw || exit 1; \
+	if [[ " $(BENCH_SECTIONS) " == *" nodes "* ]]; then \
+		BENCH_NODES_ROUNDS=$(BENCH_NODES_ROUNDS) $(TOP)/bench/nodes $(BENCH_OUT)/raw \
+			--kver=$(KVER) --timeout=$(BENCH_TIMEOUT) || status=$$?; \
+	fi; \
 	BENCH_DATE="$$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	BENCH_COMMIT="$$(git -C $(TOP) describe --always --dirty 2>/dev/null)" \
 		$(BENCH_PYTHON) $(TOP)/bench/report $(BENCH_OUT)/raw $(BENCH_OUT) \

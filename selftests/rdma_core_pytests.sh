@@ -4,9 +4,9 @@
 # rdma-core 44's own Python test suite, unmodified (Debian's python3-pyverbs:
 # pyverbs on rdma-core's libibverbs, and the unittest modules of
 # /usr/share/doc/rdma-core/tests, which the selftests build unpacks next to
-# this script as rdma-core-tests/), over rxe0 on whichever ib_uverbs
-# qemu/run loaded: one TAP line per test case, a skip with the suite's own
-# reason.  In the same boot the same cases then run on the other ib_uverbs
+# this script as rdma-core-tests/), over the device qemu/run's --hca made
+# (rxe0, or siw0 in the Soft-iWARP boot) on whichever ib_uverbs qemu/run
+# loaded: one TAP line per test case, a skip with the suite's own reason.  In the same boot the same cases then run on the other ib_uverbs
 # (in-tree when ours runs, ours when the in-tree one runs), which must give
 # every case the same verdict (pass, fail, skip) with the same reason; a
 # case failing the same way on both is a TAP TODO (the suite's or the
@@ -14,13 +14,14 @@
 # The stack is put back as it was before the script exits.  TAP 13.
 #
 #   qemu/run --uverbs=ours --hca=rxe -- build/selftests/rdma_core_pytests
+#   qemu/run --uverbs=ours --hca=siw -- build/selftests/rdma_core_pytests
 #
 # OVB_PYTESTS: test modules (test_cq) or case id prefixes (test_qp.QPTest)
 # instead of the whole suite; OVB_PYTESTS_OTHER=0: this stack only.
 set -u
 here=$(dirname "$(realpath "$0")")
 . "$here/lib.sh"
-dev=${OVB_DEV:-rxe0}
+dev=${OVB_DEV:-${OVB_HCA:-rxe}0}
 suite=$here/rdma-core-tests
 runner=$here/rdma_core_pytests.py
 log=$(mktemp -d)
@@ -28,14 +29,18 @@ n=0 failed=0
 stack_this_name=${OVB_UVERBS:-this} stack_other_name=other
 
 # The whole suite by default (273 cases, about a minute per stack under TCG;
-# the mlx5, efa and CUDA ones skip on rxe in their setUp).
+# the mlx5, efa and CUDA ones skip on rxe and siw in their setUp).
 modules=()
 [ -n "${OVB_PYTESTS:-}" ] && read -ra modules <<<"$OVB_PYTESTS"
 
 # The GID the suite's traffic uses: the first RoCE v2 one of port 1 (rxe
 # sends RoCE v2 only), once the table holds the guest's IPv4 address too.
+# An iWARP device (siw) has one GID, its NIC's MAC address, and no types.
 pick_gid() {
 	local types=/sys/class/infiniband/$dev/ports/1/gid_attrs/types i
+	case $(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null) in
+	*RNIC*) echo 0; return 0 ;;
+	esac
 	wait_gid "$dev" 1 || return 1
 	for i in $(seq 0 15); do
 		[ "$(cat "$types/$i" 2>/dev/null)" = "RoCE v2" ] && { echo "$i"; return 0; }
