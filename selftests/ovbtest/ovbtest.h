@@ -10,7 +10,7 @@
  * loopback HCA's RDMA WRITE would, an object whose destroy can fail, and
  * QP, SRQ and WQ async events raised when a test asks (async.c).
  * It implements disassociate_ucontext, so it can be unloaded while users
- * hold objects.
+ * hold objects.  Destroys check the context their udata names (udata.c).
  */
 #ifndef OVBTEST_H
 #define OVBTEST_H
@@ -103,17 +103,21 @@ struct ovbtest_ucontext {
 	struct ovbtest_mmap_page *nc;
 };
 
+/* owner: the creating context, NULL for kernel objects (udata.c) */
 struct ovbtest_pd {
 	struct ib_pd ibpd;
+	struct ovbtest_ucontext *owner;
 };
 
 struct ovbtest_cq {
 	struct ib_cq ibcq;
+	struct ovbtest_ucontext *owner;
 };
 
 /* What modify_qp set and query_qp reports; no queues, no data path. */
 struct ovbtest_qp {
 	struct ib_qp ibqp;
+	struct ovbtest_ucontext *owner;	/* udata.c */
 	struct mutex lock;		/* the attributes below */
 	enum ib_qp_state state;
 	u32 port_num;
@@ -134,6 +138,8 @@ struct ovbtest_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	int access;
+	/* REG_MR's context (udata.c); NULL for MRs made otherwise */
+	struct ovbtest_ucontext *owner;
 	/* pages the key's translation table holds (mr_rereg.c) */
 	size_t xlt_pages;
 	/* dma-buf MRs: the exporter's page lookup (symbol_get), or NULL */
@@ -155,6 +161,16 @@ static inline struct ovbtest_ucontext *to_ouc(struct ib_ucontext *ibuc)
 static inline struct ovbtest_qp *to_oqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct ovbtest_qp, ibqp);
+}
+
+static inline struct ovbtest_pd *to_opd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct ovbtest_pd, ibpd);
+}
+
+static inline struct ovbtest_cq *to_ocq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct ovbtest_cq, ibcq);
 }
 
 static inline struct ovbtest_mr *to_omr(struct ib_mr *ibmr)
@@ -286,6 +302,12 @@ extern const struct ib_device_ops ovbtest_flow_ops;
 extern const struct uapi_definition ovbtest_flow_uapi_defs[];
 /* async.c: QP, SRQ and WQ events on request */
 extern const struct uapi_definition ovbtest_async_uapi_defs[];
+
+/* udata.c: destroys check the context their udata names */
+struct ovbtest_ucontext *ovbtest_udata_owner(struct ib_udata *udata);
+void ovbtest_udata_check(struct ovbtest_ucontext *owner,
+			 struct ib_udata *udata);
+void ovbtest_udata_report(void);
 
 /* stuck.c: the object whose destroy fails */
 extern const struct uapi_definition ovbtest_stuck_uapi_defs[];

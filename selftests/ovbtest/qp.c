@@ -69,6 +69,7 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 	qp->path_mtu = IB_MTU_4096;
 	qp->cap = init->cap;
 	qp->sq_sig_type = init->sq_sig_type;
+	qp->owner = ovbtest_udata_owner(udata);
 	ibqp->qp_num = qpn;
 	return 0;
 }
@@ -189,6 +190,7 @@ static int ovbtest_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct ovbtest_dev *dev = to_odev(ibqp->device);
 	struct ovbtest_qp *qp = to_oqp(ibqp);
 
+	ovbtest_udata_check(qp->owner, udata);
 	ovbtest_mcast_drop_qp(qp);
 	mutex_destroy(&qp->lock);
 	ida_free(&dev->qpn_ida, ibqp->qp_num);

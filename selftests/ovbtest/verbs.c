@@ -105,12 +105,14 @@ static void ovbtest_disassociate_ucontext(struct ib_ucontext *ibuc)
 
 static int ovbtest_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	to_opd(ibpd)->owner = ovbtest_udata_owner(udata);
 	atomic_inc(&to_odev(ibpd->device)->live.pds);
 	return 0;
 }
 
 static int ovbtest_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	ovbtest_udata_check(to_opd(ibpd)->owner, udata);
 	atomic_dec(&to_odev(ibpd->device)->live.pds);
 	return 0;
 }
@@ -146,12 +148,14 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 	if (ret)
 		return ret;
 	ibcq->cqe = attr->cqe;
+	to_ocq(ibcq)->owner = ovbtest_udata_owner(udata);
 	atomic_inc(&to_odev(ibcq->device)->live.cqs);
 	return 0;
 }
 
 static int ovbtest_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
+	ovbtest_udata_check(to_ocq(ibcq)->owner, udata);
 	atomic_dec(&to_odev(ibcq->device)->live.cqs);
 	return 0;
 }
@@ -223,13 +227,19 @@ static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
 					 u64 length, u64 virt_addr, int access,
 					 struct ib_udata *udata)
 {
-	return ovbtest_mr_new(ibpd->device, start, length, virt_addr, access);
+	struct ib_mr *ibmr = ovbtest_mr_new(ibpd->device, start, length,
+					    virt_addr, access);
+
+	if (!IS_ERR(ibmr))
+		to_omr(ibmr)->owner = ovbtest_udata_owner(udata);
+	return ibmr;
 }
 
 static int ovbtest_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct ovbtest_mr *mr = to_omr(ibmr);
 
+	ovbtest_udata_check(mr->owner, udata);
 	atomic_dec(&to_odev(ibmr->device)->live.mrs);
 	ovbtest_dmabuf_mr_release(mr);
 	ib_umem_release(mr->umem);
