@@ -189,18 +189,32 @@ fi
 result $rc "ucmatose: 2 connections x 20 messages" "$log/ucmatose.both"
 
 # perftest over rdma_cm: the counts and a positive bandwidth or latency
-# on both sides.
+# on both sides.  siw's listen race: siw's TCP socket listens before its
+# listening endpoint is ready (siw_cm.c, siw_create_listen), and a connect
+# in between is refused, so the client ends in "Connection refused" while
+# the server waits on (seen once in about 60 pairs, on either ib_uverbs
+# and either library; Documentation/testing.md, Findings).  That one
+# outcome gets one more run, said in a diagnostic; anything else, or the
+# race twice, fails.
+siw_listen_race() { # client output
+	grep -q "ERRNO: Connection refused" "$1"
+}
+perftest_pair() { # program
+	pair "$1" pass 18515 "$1" -d "$dev" -R -n $iters -F -- \
+		"$1" -d "$dev" -R -n $iters -F $addr && return 0
+	siw_listen_race "$log/$1.client" || return 1
+	echo "  # $1: connection refused (siw's listen race), once more"
+	mv "$log/$1.both" "$log/$1.first"
+	pair "$1" pass 18515 "$1" -d "$dev" -R -n $iters -F -- \
+		"$1" -d "$dev" -R -n $iters -F $addr
+}
 iters=100
 for t in send write read; do
-	pair "ib_${t}_bw" pass 18515 ib_${t}_bw -d "$dev" -R -n $iters -F -- \
-		ib_${t}_bw -d "$dev" -R -n $iters -F $addr &&
-		bw_ok "$log/ib_${t}_bw.client" $iters
+	perftest_pair "ib_${t}_bw" && bw_ok "$log/ib_${t}_bw.client" $iters
 	result $? "ib_${t}_bw -R: $iters x 64 KiB, bandwidth > 0" "$log/ib_${t}_bw.both"
 done
 for t in send write read; do
-	pair "ib_${t}_lat" pass 18515 ib_${t}_lat -d "$dev" -R -n $iters -F -- \
-		ib_${t}_lat -d "$dev" -R -n $iters -F $addr &&
-		lat_ok "$log/ib_${t}_lat.client" $iters
+	perftest_pair "ib_${t}_lat" && lat_ok "$log/ib_${t}_lat.client" $iters
 	result $? "ib_${t}_lat -R: $iters x 2 bytes, latency > 0" "$log/ib_${t}_lat.both"
 done
 
