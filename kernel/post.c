@@ -412,27 +412,48 @@ static int uverbs_post_recv_done(struct uverbs_attr_bundle *attrs, int ret,
 	return ret2 ? ret2 : ret;
 }
 
-static int uverbs_post_recv(struct uverbs_attr_bundle *attrs)
+/*
+ * Both receive posts' requests: the same layout, a target's handle, then
+ * the WR arrays.  Returns the chain and the handle.
+ */
+static_assert(sizeof(struct ovb_post_recv_req) ==
+	      sizeof(struct ovb_post_srq_recv_req));
+static_assert(offsetof(struct ovb_post_recv_req, qp_handle) ==
+	      offsetof(struct ovb_post_srq_recv_req, srq_handle));
+static_assert(offsetof(struct ovb_post_recv_req, wqe_size) ==
+	      offsetof(struct ovb_post_srq_recv_req, wqe_size));
+
+static struct ib_recv_wr *uverbs_recv_request(struct uverbs_attr_bundle *attrs,
+					      u32 *handle)
 {
-	const struct ib_recv_wr *bad_wr = NULL;
 	struct ovb_post_recv_req cmd;
 	struct uverbs_post_arrays a;
 	struct uverbs_req_iter iter;
-	struct ib_recv_wr *chain;
-	struct ib_qp *qp;
 	int ret;
 
 	ret = uverbs_request_start(attrs, &iter, &cmd, sizeof(cmd));
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
+	*handle = cmd.qp_handle;
 	a.wr_count = cmd.wr_count;
 	a.wqe_size = cmd.wqe_size;
 	a.sge_count = cmd.sge_count;
-	chain = uverbs_unmarshall_recv(&iter, &a);
+	return uverbs_unmarshall_recv(&iter, &a);
+}
+
+static int uverbs_post_recv(struct uverbs_attr_bundle *attrs)
+{
+	const struct ib_recv_wr *bad_wr = NULL;
+	struct ib_recv_wr *chain;
+	struct ib_qp *qp;
+	u32 handle;
+	int ret;
+
+	chain = uverbs_recv_request(attrs, &handle);
 	if (IS_ERR(chain))
 		return PTR_ERR(chain);
 
-	qp = uobj_get_obj_read(qp, OVB_OBJECT_QP, cmd.qp_handle, attrs);
+	qp = uobj_get_obj_read(qp, OVB_OBJECT_QP, handle, attrs);
 	if (IS_ERR(qp)) {
 		uverbs_free_recv_wrs(chain);
 		return PTR_ERR(qp);
@@ -446,24 +467,16 @@ static int uverbs_post_recv(struct uverbs_attr_bundle *attrs)
 static int uverbs_post_srq_recv(struct uverbs_attr_bundle *attrs)
 {
 	const struct ib_recv_wr *bad_wr = NULL;
-	struct ovb_post_srq_recv_req cmd;
-	struct uverbs_post_arrays a;
-	struct uverbs_req_iter iter;
 	struct ib_recv_wr *chain;
 	struct ib_srq *srq;
+	u32 handle;
 	int ret;
 
-	ret = uverbs_request_start(attrs, &iter, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	a.wr_count = cmd.wr_count;
-	a.wqe_size = cmd.wqe_size;
-	a.sge_count = cmd.sge_count;
-	chain = uverbs_unmarshall_recv(&iter, &a);
+	chain = uverbs_recv_request(attrs, &handle);
 	if (IS_ERR(chain))
 		return PTR_ERR(chain);
 
-	srq = uobj_get_obj_read(srq, OVB_OBJECT_SRQ, cmd.srq_handle, attrs);
+	srq = uobj_get_obj_read(srq, OVB_OBJECT_SRQ, handle, attrs);
 	if (IS_ERR(srq)) {
 		uverbs_free_recv_wrs(chain);
 		return PTR_ERR(srq);

@@ -89,12 +89,15 @@ static int ovbtest_create_ah(struct ib_ah *ibah,
 		if (ret)
 			return ret;
 	}
+	WRITE_ONCE(to_oah(ibah)->live, true);
 	atomic_inc(&to_odev(ibah->device)->live.ahs);
 	return 0;
 }
 
 static int ovbtest_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
+	/* ib_core frees it next: a post that still sees it sees this */
+	WRITE_ONCE(to_oah(ibah)->live, false);
 	atomic_dec(&to_odev(ibah->device)->live.ahs);
 	return 0;
 }

@@ -101,6 +101,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_qp_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_post_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mcast_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_xrc_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_wq_ops);
@@ -113,10 +114,13 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	/*
 	 * The write() commands of the data path are the driver's to offer
 	 * (ib_core's default mask leaves them out), as rdmavt and rxe do:
-	 * CQs can be polled (empty) and armed.
+	 * CQs can be polled (empty) and armed, posts are recorded (post.c).
 	 */
 	dev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POLL_CQ) |
-				      BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+				      BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ) |
+				      BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				      BIT_ULL(IB_USER_VERBS_CMD_POST_RECV) |
+				      BIT_ULL(IB_USER_VERBS_CMD_POST_SRQ_RECV);
 	strscpy(dev->ibdev.node_desc, "openverbs test HCA",
 		sizeof(dev->ibdev.node_desc));
 	atomic_set(&dev->next_key, 1);

@@ -132,6 +132,10 @@ struct ovbtest_qp {
 	enum ib_sig_type sq_sig_type;
 	struct rdma_ah_attr av;		/* IB_QP_AV, without its sgid_attr */
 	unsigned int n_mcast;		/* groups it is a member of (mcast_lock) */
+	/* the last posts (post.c), under post_lock */
+	spinlock_t post_lock;
+	struct ovbtest_post_record last_send;
+	struct ovbtest_post_record last_recv;
 };
 
 struct ovbtest_mr {
@@ -192,7 +196,13 @@ ovbtest_counters(struct ovbtest_ucontext *uc)
 
 struct ovbtest_ah {
 	struct ib_ah ibah;
+	bool live;		/* from create_ah until destroy_ah (post.c) */
 };
+
+static inline struct ovbtest_ah *to_oah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct ovbtest_ah, ibah);
+}
 
 /* main.c */
 void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports);
@@ -277,6 +287,8 @@ struct ovbtest_srq {
 	struct mutex lock;		/* attr */
 	struct ib_srq_attr attr;
 	u32 srqn;
+	spinlock_t post_lock;		/* last_recv (post.c) */
+	struct ovbtest_post_record last_recv;
 };
 
 static inline struct ovbtest_xrcd *to_oxrcd(struct ib_xrcd *ibxrcd)
@@ -302,6 +314,10 @@ extern const struct ib_device_ops ovbtest_flow_ops;
 extern const struct uapi_definition ovbtest_flow_uapi_defs[];
 /* async.c: QP, SRQ and WQ events on request */
 extern const struct uapi_definition ovbtest_async_uapi_defs[];
+
+/* post.c */
+extern const struct ib_device_ops ovbtest_post_ops;
+extern const struct uapi_definition ovbtest_post_uapi_defs[];
 
 /* udata.c: destroys check the context their udata names */
 struct ovbtest_ucontext *ovbtest_udata_owner(struct ib_udata *udata);

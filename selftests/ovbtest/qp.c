@@ -64,6 +64,7 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 	}
 
 	mutex_init(&qp->lock);
+	spin_lock_init(&qp->post_lock);
 	qp->state = IB_QPS_RESET;
 	qp->port_num = init->port_num;
 	qp->path_mtu = IB_MTU_4096;

@@ -54,6 +54,7 @@ static int ovbtest_create_srq(struct ib_srq *ibsrq,
 	if (srqn < 0)
 		return srqn;
 	mutex_init(&srq->lock);
+	spin_lock_init(&srq->post_lock);
 	srq->attr = init->attr;
 	srq->attr.srq_limit = 0;	/* armed by modify_srq only */
 	srq->srqn = srqn;

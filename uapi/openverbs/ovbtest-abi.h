@@ -623,4 +623,70 @@ struct ovbtest_dm_mmap {
 	__aligned_u64 length;	/* the DM's length, rounded up to pages */
 };
 
+/*
+ * The work requests a kernel post reached the driver with, as rdmavt's
+ * user QPs take them (POST_SEND, POST_RECV, POST_SRQ_RECV through
+ * ib_uverbs; selftests/ovbtest/post.c; test: selftests/uverbs_ovbtest_post.c).
+ * The driver refuses as rdmavt does: a send on a QP not in RTS or SQD, a
+ * receive on a QP in RESET (EINVAL, the first WR); a WR with more SGEs
+ * than the QP's or SRQ's cap (EINVAL, that WR); a chain longer than the
+ * queue (ENOMEM, the first WR that does not fit).  A method added to the
+ * standard QP and SRQ objects returns the last post's record: the first
+ * OVBTEST_POST_MAX_WR WRs of its chain with their first
+ * OVBTEST_POST_MAX_SGE SGEs (a QP keeps its last send and its last
+ * receive post apart).
+ */
+#define OVBTEST_POST_MAX_WR		8
+#define OVBTEST_POST_MAX_SGE		4
+
+enum ovbtest_last_post_methods {
+	OVBTEST_METHOD_QP_LAST_POST = OVBTEST_NS + 1,
+	OVBTEST_METHOD_SRQ_LAST_POST = OVBTEST_NS + 1,
+};
+
+enum ovbtest_last_post_attrs {
+	OVBTEST_ATTR_LAST_POST_HANDLE = OVBTEST_ATTR_NS,	/* IDR QP/SRQ, READ */
+	OVBTEST_ATTR_LAST_POST_RECORD,		/* PTR_OUT ovbtest_post_record */
+	OVBTEST_ATTR_LAST_POST_RECV,	/* PTR_IN __u32, QP: nonzero for receives */
+};
+
+enum ovbtest_post_kind {
+	OVBTEST_POST_NONE,
+	OVBTEST_POST_SEND,
+	OVBTEST_POST_RECV,
+	OVBTEST_POST_SRQ_RECV,
+};
+
+struct ovbtest_post_sge {
+	__aligned_u64 addr;
+	__u32 length;
+	__u32 lkey;
+};
+
+struct ovbtest_post_wr {
+	__aligned_u64 wr_id;
+	__u32 opcode;		/* enum ib_wr_opcode; 0 for a receive */
+	__u32 send_flags;
+	__u32 num_sge;
+	__u32 ex;		/* imm_data (its bytes as posted) or invalidate_rkey */
+	__aligned_u64 remote_addr;	/* RDMA and atomic WRs */
+	__aligned_u64 compare_add;	/* atomic WRs */
+	__aligned_u64 swap;
+	__u32 rkey;		/* RDMA and atomic WRs */
+	__u32 ah_handle;	/* UD: the AH's handle (its uobject's id), ~0 none */
+	__u32 remote_qpn;	/* UD */
+	__u32 remote_qkey;
+	struct ovbtest_post_sge sge[OVBTEST_POST_MAX_SGE];
+};
+
+struct ovbtest_post_record {
+	__u32 kind;		/* enum ovbtest_post_kind; NONE before any post */
+	__u32 posts;		/* posts that reached the driver */
+	__u32 chain_len;	/* WRs in the last post's chain */
+	__u32 bad_index;	/* the WR refused (from 0), ~0 when none was */
+	__s32 ret;		/* what the driver answered */
+	__u32 dead_ahs;		/* UD WRs, ever, naming an AH already destroyed */
+	struct ovbtest_post_wr wr[OVBTEST_POST_MAX_WR];
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
