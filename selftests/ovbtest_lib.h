@@ -13,6 +13,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -126,6 +127,24 @@ static inline int ovbtest_unload(void)
 static inline int ovbtest_loaded(void)
 {
 	return access("/sys/module/" HCA_MODULE, F_OK) == 0;
+}
+
+/* A module parameter of ovbtest.ko (the driver's counters). */
+#define OVBTEST_PARAM(n)	"/sys/module/" HCA_MODULE "/parameters/" n
+
+/* The number in a sysfs file (decimal, or 0x hex); -1 if it has none. */
+static inline long sysfs_long(const char *path)
+{
+	char buf[64] = "";
+	long n = -1;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, sizeof(buf) - 1) > 0)
+		n = strtol(buf, NULL, 0);
+	close(fd);
+	return n;
 }
 
 /*

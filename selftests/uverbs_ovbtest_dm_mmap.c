@@ -24,22 +24,8 @@
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
 
-#define PARAM_ENTRIES	"/sys/module/" HCA_MODULE "/parameters/mmap_entries"
+#define PARAM_ENTRIES	OVBTEST_PARAM("mmap_entries")
 #define DM_PAGES	4
-
-static long entries(void)
-{
-	char buf[64] = "";
-	long n = -1;
-	int fd = open(PARAM_ENTRIES, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) > 0)
-		n = strtol(buf, NULL, 0);
-	close(fd);
-	return n;
-}
 
 /* A DM of @length; its handle (where into *@where), or -errno. */
 static int dm_alloc(int fd, __u64 length, struct ovbtest_dm_mmap *where)
@@ -94,7 +80,7 @@ FIXTURE_SETUP(dm_mmap)
 	self->fd = ovbtest_open_dev();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, ovbtest_get_context(self->fd, &uctx));
-	self->base = entries();
+	self->base = sysfs_long(PARAM_ENTRIES);
 	ASSERT_LE(0, self->base);
 }
 
@@ -116,7 +102,7 @@ TEST_F(dm_mmap, offset_maps_the_dm)
 	ASSERT_LE(0, dm);
 	EXPECT_EQ(len, where.length);	/* rounded up to pages */
 	EXPECT_EQ(0, where.offset % getpagesize());
-	EXPECT_EQ(self->base + 1, entries());
+	EXPECT_EQ(self->base + 1, sysfs_long(PARAM_ENTRIES));
 
 	/* rdma_user_mmap_io(): the whole entry, MAP_SHARED */
 	p = mmap(NULL, len / 2, PROT_READ, MAP_SHARED, self->fd, where.offset);
@@ -131,9 +117,9 @@ TEST_F(dm_mmap, offset_maps_the_dm)
 
 	/* Without the attribute the DM is made all the same. */
 	EXPECT_LE(0, dm_alloc(self->fd, 64, NULL));
-	EXPECT_EQ(self->base + 2, entries());
+	EXPECT_EQ(self->base + 2, sysfs_long(PARAM_ENTRIES));
 	EXPECT_EQ(0, dm_free(self->fd, dm));
-	EXPECT_EQ(self->base + 1, entries());	/* not mapped: freed at once */
+	EXPECT_EQ(self->base + 1, sysfs_long(PARAM_ENTRIES));	/* not mapped: freed at once */
 }
 
 /*
@@ -160,10 +146,10 @@ TEST_F(dm_mmap, pages_outlive_their_dm)
 
 	/* a is cut in three: pages 0, (1 unmapped), 2-3 */
 	ASSERT_EQ(0, munmap(page_of(a, 1), pg));
-	EXPECT_EQ(self->base + 1, entries());
+	EXPECT_EQ(self->base + 1, sysfs_long(PARAM_ENTRIES));
 
 	ASSERT_EQ(0, dm_free(self->fd, dm));
-	EXPECT_EQ(self->base + 1, entries());	/* still mapped */
+	EXPECT_EQ(self->base + 1, sysfs_long(PARAM_ENTRIES));	/* still mapped */
 	p = mmap(NULL, len, PROT_READ, MAP_SHARED, self->fd, where.offset);
 	EXPECT_EQ(MAP_FAILED, p);
 	EXPECT_EQ(EINVAL, errno);
@@ -178,14 +164,14 @@ TEST_F(dm_mmap, pages_outlive_their_dm)
 	 * off: the pages must stay for the split piece's own reference.
 	 */
 	munmap((void *)b, len);
-	EXPECT_EQ(self->base + 1, entries());
+	EXPECT_EQ(self->base + 1, sysfs_long(PARAM_ENTRIES));
 	EXPECT_EQ(0x5000, *(volatile __u64 *)page_of(a, 0));
 	munmap((void *)a, pg);
-	EXPECT_EQ(self->base + 1, entries());
+	EXPECT_EQ(self->base + 1, sysfs_long(PARAM_ENTRIES));
 	EXPECT_EQ(0x5002, *(volatile __u64 *)page_of(a, 2));
 	EXPECT_EQ(0x6003, *(volatile __u64 *)page_of(a, 3));
 	munmap(page_of(a, 2), 2 * pg);
-	EXPECT_EQ(self->base, entries());	/* the last piece went */
+	EXPECT_EQ(self->base, sysfs_long(PARAM_ENTRIES));	/* the last piece went */
 }
 
 /*
@@ -198,7 +184,7 @@ TEST_F(dm_mmap, last_munmap_ends_context_and_dm)
 	const size_t len = DM_PAGES * getpagesize();
 	struct ovbtest_alloc_ucontext_resp u;
 	struct ovbtest_dm_mmap where = {};
-	long before = entries();
+	long before = sysfs_long(PARAM_ENTRIES);
 	volatile char *a;
 	int fd, dm;
 
@@ -212,10 +198,10 @@ TEST_F(dm_mmap, last_munmap_ends_context_and_dm)
 	ASSERT_NE(MAP_FAILED, a);
 	fill(a, DM_PAGES, 0x7000);
 	close(fd);
-	EXPECT_LT(before + 1, entries());	/* context's and the DM's */
+	EXPECT_LT(before + 1, sysfs_long(PARAM_ENTRIES));	/* context's and the DM's */
 	EXPECT_EQ(0x7001, *(volatile __u64 *)page_of(a, 1));
 	munmap((void *)a, len);
-	EXPECT_EQ(before, entries());
+	EXPECT_EQ(before, sysfs_long(PARAM_ENTRIES));
 }
 
 /*

@@ -37,22 +37,7 @@
 #define RW		IB_UVERBS_ACCESS_LOCAL_WRITE
 #define EXP_MODULE	"ovbtest_dmabuf"
 #define EXP_PARAM(n)	"/sys/module/" EXP_MODULE "/parameters/" n
-#define HCA_PARAM(n)	"/sys/module/" HCA_MODULE "/parameters/" n
 #define RACE_SECONDS	5
-
-static long param(const char *path)
-{
-	char buf[32] = "";
-	long v = -1;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -errno;
-	if (read(fd, buf, sizeof(buf) - 1) > 0)
-		v = strtol(buf, NULL, 10);
-	close(fd);
-	return v;
-}
 
 /* DMABUF_MOVE: 0 or -errno; *@moves the buffer's moves so far. */
 static int dmabuf_move(int fd, __s32 dfd, __u32 *moves)
@@ -105,8 +90,8 @@ FIXTURE_SETUP(move)
 	self->cpu = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
 			 self->dfd, 0);
 	ASSERT_NE(MAP_FAILED, self->cpu);
-	self->notifies = param(HCA_PARAM("dmabuf_move_notifies"));
-	self->remaps = param(HCA_PARAM("dmabuf_remaps"));
+	self->notifies = sysfs_long(OVBTEST_PARAM("dmabuf_move_notifies"));
+	self->remaps = sysfs_long(OVBTEST_PARAM("dmabuf_remaps"));
 	ASSERT_LE(0, self->notifies);
 	ASSERT_LE(0, self->remaps);
 }
@@ -131,8 +116,8 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 	/* mapped at registration, as mlx5: one mapping, pinned by the core
 	 * (CONFIG_DMABUF_MOVE_NOTIFY is off in Debian's 6.1)
 	 */
-	EXPECT_EQ(1, param(EXP_PARAM("attachments")));
-	EXPECT_EQ(1, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(1, sysfs_long(EXP_PARAM("attachments")));
+	EXPECT_EQ(1, sysfs_long(EXP_PARAM("mappings")));
 
 	/* DMA into the buffer, seen by the CPU */
 	pattern_fill(self->ubuf, BUF_LEN, 1);
@@ -143,17 +128,17 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 	/* The move: the importer is told and lets go; contents move along. */
 	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(1, moves);
-	EXPECT_EQ(self->notifies + 1, param(HCA_PARAM("dmabuf_move_notifies")));
-	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(self->notifies + 1, sysfs_long(OVBTEST_PARAM("dmabuf_move_notifies")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("mappings")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("pins")));
 	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 1));	/* refaulted */
 
 	/* The CPU writes the new pages; the HCA's next DMA remaps, sees them */
 	pattern_fill(self->cpu, BUF_LEN, 2);
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, mr, 0, self->umr, 0,
 			      BUF_LEN, NULL));
-	EXPECT_EQ(self->remaps + 1, param(HCA_PARAM("dmabuf_remaps")));
-	EXPECT_EQ(1, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(self->remaps + 1, sysfs_long(OVBTEST_PARAM("dmabuf_remaps")));
+	EXPECT_EQ(1, sysfs_long(EXP_PARAM("mappings")));
 	EXPECT_EQ(-1, pattern_differs(self->ubuf, BUF_LEN, 2));
 
 	/* and writes into them */
@@ -161,16 +146,16 @@ TEST_F(move, dynamic_mr_follows_the_buffer)
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 			      BUF_LEN, NULL));
 	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 3));
-	EXPECT_EQ(self->remaps + 1, param(HCA_PARAM("dmabuf_remaps")));
+	EXPECT_EQ(self->remaps + 1, sysfs_long(OVBTEST_PARAM("dmabuf_remaps")));
 
 	/* A second move while mapped, then DEREG: nothing stays. */
 	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(2, moves);
-	EXPECT_EQ(self->notifies + 2, param(HCA_PARAM("dmabuf_move_notifies")));
+	EXPECT_EQ(self->notifies + 2, sysfs_long(OVBTEST_PARAM("dmabuf_move_notifies")));
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
-	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
-	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("attachments")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("mappings")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("pins")));
 	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 3));
 }
 
@@ -183,12 +168,12 @@ TEST_F(move, pinned_mr_keeps_the_buffer)
 	mr = reg_dmabuf(self->fd, self->pd, self->dfd, 0);
 	ASSERT_LE(0, mr);
 	/* dma_buf_pin(), and the mapping's own pin without MOVE_NOTIFY */
-	EXPECT_LE(1, param(EXP_PARAM("pins")));
+	EXPECT_LE(1, sysfs_long(EXP_PARAM("pins")));
 	EXPECT_EQ(-EBUSY, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(0, moves);
-	EXPECT_EQ(self->notifies, param(HCA_PARAM("dmabuf_move_notifies")));
+	EXPECT_EQ(self->notifies, sysfs_long(OVBTEST_PARAM("dmabuf_move_notifies")));
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("pins")));
 	/* with no importer left it moves */
 	EXPECT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(1, moves);
@@ -197,7 +182,7 @@ TEST_F(move, pinned_mr_keeps_the_buffer)
 	EXPECT_EQ(-EINVAL, reg_dmabuf(self->fd, self->pd, self->dfd,
 				      OVBTEST_DMABUF_MR_DYNAMIC |
 				      OVBTEST_DMABUF_MR_REVOCABLE));
-	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("attachments")));
 }
 
 /* MR_DMABUF_REVOKE: 0 or -errno. */
@@ -218,7 +203,7 @@ static int mr_revoke(int fd, __u32 mr)
  */
 TEST_F(move, revocable_mr_is_revoked_by_a_move)
 {
-	long revokes = param(HCA_PARAM("dmabuf_revokes"));
+	long revokes = sysfs_long(OVBTEST_PARAM("dmabuf_revokes"));
 	__u32 moves = 99;
 	int mr;
 
@@ -231,7 +216,7 @@ TEST_F(move, revocable_mr_is_revoked_by_a_move)
 	}
 	ASSERT_LE(0, mr);
 	/* dma_buf_pin(), and the mapping's own pin without MOVE_NOTIFY */
-	EXPECT_LE(1, param(EXP_PARAM("pins")));
+	EXPECT_LE(1, sysfs_long(EXP_PARAM("pins")));
 	pattern_fill(self->ubuf, BUF_LEN, 5);
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 				  BUF_LEN, NULL));
@@ -240,9 +225,9 @@ TEST_F(move, revocable_mr_is_revoked_by_a_move)
 	/* the move revokes: pin and mapping go, the driver's callback runs */
 	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(1, moves);
-	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
-	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(revokes + 1, sysfs_long(OVBTEST_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("pins")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("mappings")));
 	EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 5));
 
 	/* no more DMA, either way, and no second revoke */
@@ -252,22 +237,22 @@ TEST_F(move, revocable_mr_is_revoked_by_a_move)
 				     PG, NULL));
 	ASSERT_EQ(0, dmabuf_move(self->fd, self->dfd, &moves));
 	EXPECT_EQ(2, moves);
-	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(revokes + 1, sysfs_long(OVBTEST_PARAM("dmabuf_revokes")));
 
 	/* the MR still has its handle; DEREG detaches without a callback */
-	EXPECT_EQ(1, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(1, sysfs_long(EXP_PARAM("attachments")));
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
-	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
-	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(revokes + 1, sysfs_long(OVBTEST_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("attachments")));
 
 	/* a revocable MR never revoked: its callback runs at DEREG */
 	mr = reg_dmabuf(self->fd, self->pd, self->dfd,
 			OVBTEST_DMABUF_MR_REVOCABLE);
 	ASSERT_LE(0, mr);
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
-	EXPECT_EQ(revokes + 2, param(HCA_PARAM("dmabuf_revokes")));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
-	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
+	EXPECT_EQ(revokes + 2, sysfs_long(OVBTEST_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("pins")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("attachments")));
 }
 
 /*
@@ -278,7 +263,7 @@ TEST_F(move, revocable_mr_is_revoked_by_a_move)
  */
 TEST_F(move, revoke_method_ends_a_pinned_mr)
 {
-	long revokes = param(HCA_PARAM("dmabuf_revokes"));
+	long revokes = sysfs_long(OVBTEST_PARAM("dmabuf_revokes"));
 	__u32 moves = 99;
 	int mr, rmr, dmr;
 
@@ -290,17 +275,17 @@ TEST_F(move, revoke_method_ends_a_pinned_mr)
 		EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 		return;
 	}
-	EXPECT_LE(1, param(EXP_PARAM("pins")));
+	EXPECT_LE(1, sysfs_long(EXP_PARAM("pins")));
 	EXPECT_EQ(-EBUSY, dmabuf_move(self->fd, self->dfd, &moves));
 	pattern_fill(self->ubuf, BUF_LEN, 6);
 	ASSERT_EQ(0, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 				  BUF_LEN, NULL));
 
 	ASSERT_EQ(0, mr_revoke(self->fd, mr));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
-	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("pins")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("mappings")));
 	/* a plain pinned import has no callback of the driver's */
-	EXPECT_EQ(revokes, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(revokes, sysfs_long(OVBTEST_PARAM("dmabuf_revokes")));
 	EXPECT_EQ(-EIO, ovbtest_copy(self->fd, self->chan, self->umr, 0, mr, 0,
 				     PG, NULL));
 	/* revoking again changes nothing */
@@ -314,9 +299,9 @@ TEST_F(move, revoke_method_ends_a_pinned_mr)
 			 OVBTEST_DMABUF_MR_REVOCABLE);
 	ASSERT_LE(0, rmr);
 	EXPECT_EQ(0, mr_revoke(self->fd, rmr));
-	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(revokes + 1, sysfs_long(OVBTEST_PARAM("dmabuf_revokes")));
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, rmr));
-	EXPECT_EQ(revokes + 1, param(HCA_PARAM("dmabuf_revokes")));
+	EXPECT_EQ(revokes + 1, sysfs_long(OVBTEST_PARAM("dmabuf_revokes")));
 
 	/* not a dma-buf MR; a dynamic one; no MR at all */
 	EXPECT_EQ(-EINVAL, mr_revoke(self->fd, self->umr));
@@ -328,8 +313,8 @@ TEST_F(move, revoke_method_ends_a_pinned_mr)
 	EXPECT_EQ(-ENOENT, mr_revoke(self->fd, 0x7fff));
 
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
-	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
-	EXPECT_EQ(0, param(EXP_PARAM("pins")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("attachments")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("pins")));
 }
 
 /* Moves, COPYs and DEREG/REG of the MR in three threads. */
@@ -448,8 +433,8 @@ static void race_run(struct __test_metadata *_metadata,
 		EXPECT_EQ(-1, pattern_differs(self->cpu, BUF_LEN, 4));
 	if (r.mr >= 0)
 		EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, r.mr));
-	EXPECT_EQ(0, param(EXP_PARAM("attachments")));
-	EXPECT_EQ(0, param(EXP_PARAM("mappings")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("attachments")));
+	EXPECT_EQ(0, sysfs_long(EXP_PARAM("mappings")));
 	if (r.reg_revoked && raw_stack_is_intree()) {
 		/*
 		 * 6.12's ib_umem_dmabuf_get_pinned_and_lock: a move between
@@ -458,9 +443,9 @@ static void race_run(struct __test_metadata *_metadata,
 		 * import: one exporter pin leaks per such registration
 		 * (testing.md, Findings)
 		 */
-		EXPECT_EQ(r.reg_revoked, param(EXP_PARAM("pins")));
+		EXPECT_EQ(r.reg_revoked, sysfs_long(EXP_PARAM("pins")));
 	} else {
-		EXPECT_EQ(0, param(EXP_PARAM("pins")));
+		EXPECT_EQ(0, sysfs_long(EXP_PARAM("pins")));
 	}
 }
 

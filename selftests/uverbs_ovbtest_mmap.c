@@ -26,7 +26,7 @@
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
 
-#define PARAM_ENTRIES	"/sys/module/" HCA_MODULE "/parameters/mmap_entries"
+#define PARAM_ENTRIES	OVBTEST_PARAM("mmap_entries")
 #define PAT_LIST	"/sys/kernel/debug/x86/pat_memtype_list"
 #define IVSHMEM_GLOB	"/sys/bus/pci/devices/*"
 
@@ -42,20 +42,6 @@ static const char *pname(int i)
 	return i >= 0 && i < NPAGES ? page_name[i] : "?";
 }
 
-static long read_long(const char *path)
-{
-	char buf[64] = "";
-	long n = -1;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) > 0)
-		n = strtol(buf, NULL, 0);
-	close(fd);
-	return n;
-}
-
 /* The ivshmem-plain device's sysfs directory into @dir; 0 or -1. */
 static int ivshmem_dir(char *dir, size_t len)
 {
@@ -67,10 +53,10 @@ static int ivshmem_dir(char *dir, size_t len)
 		return -1;
 	for (size_t i = 0; i < g.gl_pathc && ret; i++) {
 		snprintf(path, sizeof(path), "%s/vendor", g.gl_pathv[i]);
-		if (read_long(path) != 0x1af4)
+		if (sysfs_long(path) != 0x1af4)
 			continue;
 		snprintf(path, sizeof(path), "%s/device", g.gl_pathv[i]);
-		if (read_long(path) != 0x1110)
+		if (sysfs_long(path) != 0x1110)
 			continue;
 		snprintf(dir, len, "%s", g.gl_pathv[i]);
 		ret = 0;
@@ -280,31 +266,31 @@ TEST_F(ovbtest_mmap, entries_live_with_their_context)
 {
 	struct ovbtest_alloc_ucontext_resp u;
 	volatile __u64 *pg[NPAGES];
-	long base = read_long(PARAM_ENTRIES);
+	long base = sysfs_long(PARAM_ENTRIES);
 	int fd;
 
 	ASSERT_LE(NPAGES, base);	/* the fixture's context */
 	fd = ovbtest_open_dev();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ovbtest_get_context(fd, &u));
-	EXPECT_EQ(base + NPAGES, read_long(PARAM_ENTRIES));
+	EXPECT_EQ(base + NPAGES, sysfs_long(PARAM_ENTRIES));
 	for (int i = 0; i < NPAGES; i++) {
 		pg[i] = map_page(fd, &u, i);
 		ASSERT_NE(NULL, pg[i]);
 	}
 	munmap((void *)pg[PG_COUNTERS], getpagesize());
 	munmap((void *)pg[PG_DOORBELL], getpagesize());
-	EXPECT_EQ(base + NPAGES, read_long(PARAM_ENTRIES));
+	EXPECT_EQ(base + NPAGES, sysfs_long(PARAM_ENTRIES));
 	pg[PG_WC][1] = 1;
 	close(fd);
-	EXPECT_EQ(base + NPAGES, read_long(PARAM_ENTRIES));
+	EXPECT_EQ(base + NPAGES, sysfs_long(PARAM_ENTRIES));
 	EXPECT_EQ(OVBTEST_WC_FILL, pg[PG_WC][0]);
 	EXPECT_EQ(1, pg[PG_WC][1]);
 	munmap((void *)pg[PG_WC], getpagesize());
-	EXPECT_EQ(base + NPAGES, read_long(PARAM_ENTRIES));
+	EXPECT_EQ(base + NPAGES, sysfs_long(PARAM_ENTRIES));
 	EXPECT_EQ(OVBTEST_NC_FILL, pg[PG_NC][0]);
 	munmap((void *)pg[PG_NC], getpagesize());
-	EXPECT_EQ(base, read_long(PARAM_ENTRIES));
+	EXPECT_EQ(base, sysfs_long(PARAM_ENTRIES));
 }
 
 /* Last: the unplug zaps every kind (rmmod ovbtest). */

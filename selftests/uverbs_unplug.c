@@ -263,22 +263,6 @@ static void user_process(const char *path, int idx, struct unplug_report *rep)
 	_exit(0);
 }
 
-static long refcnt(const char *module)
-{
-	char path[128], buf[32] = "";
-	long n = -1;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/refcnt", module);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) > 0)
-		n = strtol(buf, NULL, 10);
-	close(fd);
-	return n;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -330,7 +314,7 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 		SKIP(return, "ovbtest.ko was built for another kernel");
 	ASSERT_EQ(0, ret);
 	ASSERT_EQ(0, ovbtest_unload());
-	uverbs_ref = refcnt("ib_uverbs");
+	uverbs_ref = sysfs_long("/sys/module/ib_uverbs/refcnt");
 	if (intree)
 		TH_LOG("in-tree stack: no FD attribute after the unplug (6.1 and 6.12 oops: fput(NULL))");
 	rep = mmap(NULL, sizeof(*rep) * NPROC, PROT_READ | PROT_WRITE,
@@ -395,7 +379,7 @@ TEST_F_TIMEOUT(unplug, in_traffic, 1800)
 			EXPECT_EQ(SIGBUS, rep[i].fork_doorbell_sig);
 		}
 		/* Nobody holds ib_uverbs for the dead device. */
-		EXPECT_EQ(uverbs_ref, refcnt("ib_uverbs"));
+		EXPECT_EQ(uverbs_ref, sysfs_long("/sys/module/ib_uverbs/refcnt"));
 		t = now() - t0;
 		round_max = t > round_max ? t : round_max;
 		TH_LOG("round %d: %.1f s", r, t);
