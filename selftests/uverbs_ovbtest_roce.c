@@ -346,6 +346,28 @@ static struct ovbtest_device_info info_of(int fd)
 
 /* -------------------------------------------------------------- fixture */
 
+/*
+ * The fixtures' common start: the driver, a context, a PD and a CQ, and
+ * the RoCE port's netdev once ib_core has filled its GID table (it does
+ * when the device registers).  A macro, as HCA_SETUP_LOAD().
+ */
+#define ROCE_SETUP(self) do {						\
+	struct ovbtest_alloc_ucontext_resp __uctx;			\
+	int __t;							\
+									\
+	HCA_SETUP_LOAD();						\
+	HCA_SETUP_OPEN((self)->fd, &__uctx, (self)->pd);		\
+	HCA_SETUP_CQ((self)->fd, (self)->cq);				\
+	for (__t = 0; __t < 100; __t++) {				\
+		(self)->ifindex = roce_ifindex((self)->ndev,		\
+					       sizeof((self)->ndev));	\
+		if ((self)->ifindex > 0)				\
+			break;						\
+		usleep(20000);						\
+	}								\
+	ASSERT_LT(0, (self)->ifindex);					\
+} while (0)
+
 FIXTURE(roce) {
 	int fd;
 	int pd;
@@ -357,21 +379,8 @@ FIXTURE(roce) {
 
 FIXTURE_SETUP(roce)
 {
-	struct ovbtest_alloc_ucontext_resp uctx;
-	int t;
-
 	self->fd = -1;
-	HCA_SETUP_LOAD();
-	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
-	HCA_SETUP_CQ(self->fd, self->cq);
-	/* ib_core fills the RoCE table when the device registers */
-	for (t = 0; t < 100; t++) {
-		self->ifindex = roce_ifindex(self->ndev, sizeof(self->ndev));
-		if (self->ifindex > 0)
-			break;
-		usleep(20000);
-	}
-	ASSERT_LT(0, self->ifindex);
+	ROCE_SETUP(self);
 	self->base = info_of(self->fd);
 }
 
@@ -863,20 +872,8 @@ FIXTURE(roce_ip) {
 
 FIXTURE_SETUP(roce_ip)
 {
-	struct ovbtest_alloc_ucontext_resp uctx;
-	int t;
-
 	self->fd = -1;
-	HCA_SETUP_LOAD();
-	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
-	HCA_SETUP_CQ(self->fd, self->cq);
-	for (t = 0; t < 100; t++) {
-		self->ifindex = roce_ifindex(self->ndev, sizeof(self->ndev));
-		if (self->ifindex > 0)
-			break;
-		usleep(20000);
-	}
-	ASSERT_LT(0, self->ifindex);
+	ROCE_SETUP(self);
 	ASSERT_EQ(0, sh("ip link set %s up", self->ndev));
 	ASSERT_EQ(0, sh("ip addr replace 192.0.2.1/24 dev %s", self->ndev));
 	ASSERT_EQ(0, sh("ip -6 addr replace 2001:db8::1/64 dev %s nodad",
