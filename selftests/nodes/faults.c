@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
@@ -39,11 +40,14 @@ enum outcome { COMPLETES, ERRORS, KILLED };
  * What each side sees, per fault and transport: "local" is the node the
  * fault happens on, "remote" the other.  Error statuses: the first error
  * completion's (any of the mask).  Events: the async events in order.
+ * since: the first kernel (major * 100 + minor) a row holds for; of the
+ * rows that match, the one with the latest since the kernel has counts.
  */
 struct expect {
 	enum fault fault;
 	int local;
 	int transport;
+	int since;
 	enum outcome outcome;
 	unsigned int first_err;		/* mask of 1 << IBV_WC_* */
 	int disconnected;		/* RDMA_CM_EVENT_DISCONNECTED seen (-1: either) */
@@ -54,18 +58,18 @@ struct expect {
 #define IB IBV_TRANSPORT_IB
 #define IW IBV_TRANSPORT_IWARP
 static const struct expect expectations[] = {
-	{ FAULT_NONE,     0, IB, COMPLETES, 0, 0, "" },
-	{ FAULT_NONE,     0, IW, COMPLETES, 0, 0, "" },
-	{ FAULT_KILL,     1, IB, KILLED,    0, 0, NULL },
-	{ FAULT_KILL,     1, IW, KILLED,    0, 0, NULL },
-	{ FAULT_KILL,     0, IB, ERRORS,    ST(WR_FLUSH_ERR) | ST(RETRY_EXC_ERR), 1, "" },
+	{ FAULT_NONE,     0, IB, 0, COMPLETES, 0, 0, "" },
+	{ FAULT_NONE,     0, IW, 0, COMPLETES, 0, 0, "" },
+	{ FAULT_KILL,     1, IB, 0, KILLED,    0, 0, NULL },
+	{ FAULT_KILL,     1, IW, 0, KILLED,    0, 0, NULL },
+	{ FAULT_KILL,     0, IB, 0, ERRORS,    ST(WR_FLUSH_ERR) | ST(RETRY_EXC_ERR), 1, "" },
 	/*
 	 * siw, the peer's connection reset: either the receive path sees it
 	 * first (flush, SQ_DRAINED after rdma_disconnect's SQD) or a send
 	 * does (LOC_QP_OP_ERR and QP_FATAL; SIGPIPE, ignored here, is sent
 	 * to the process that posted it): any of these, in any order.
 	 */
-	{ FAULT_KILL,     0, IW, ERRORS,    ST(WR_FLUSH_ERR) | ST(LOC_QP_OP_ERR), 1,
+	{ FAULT_KILL,     0, IW, 0, ERRORS,    ST(WR_FLUSH_ERR) | ST(LOC_QP_OP_ERR), 1,
 	  "~QP_FATAL SQ_DRAINED" },
 	/*
 	 * rxe on the node whose link is down: a send the netdev refuses is
@@ -73,17 +77,23 @@ static const struct expect expectations[] = {
 	 * may stay in RTS until the peer's DREQ after the link is back (a
 	 * flush), unless a send finds the route gone first (LOC_QP_OP_ERR).
 	 */
-	{ FAULT_LINKDOWN, 1, IB, ERRORS,    ST(LOC_QP_OP_ERR) | ST(WR_FLUSH_ERR), -1,
+	{ FAULT_LINKDOWN, 1, IB, 0, ERRORS,    ST(LOC_QP_OP_ERR) | ST(WR_FLUSH_ERR), -1,
 	  "PORT_ERR PORT_ACTIVE" },
-	{ FAULT_LINKDOWN, 0, IB, ERRORS,    ST(RETRY_EXC_ERR), 0, "" },
+	{ FAULT_LINKDOWN, 0, IB, 0, ERRORS,    ST(RETRY_EXC_ERR), 0, "" },
 	/*
-	 * siw drops every connection of a netdev going down (its TCP socket
-	 * would have survived): that side flushes at once, the other when
-	 * the link is back and the closed connection reaches it.
+	 * siw 6.1 drops every connection of a netdev going down (its TCP
+	 * socket would have survived): that side flushes at once, the other
+	 * when the link is back and the closed connection reaches it.
 	 */
-	{ FAULT_LINKDOWN, 1, IW, ERRORS,    ST(WR_FLUSH_ERR), 1,
+	{ FAULT_LINKDOWN, 1, IW, 0, ERRORS,    ST(WR_FLUSH_ERR), 1,
 	  "PORT_ERR PORT_ACTIVE ~SQ_DRAINED" },
-	{ FAULT_LINKDOWN, 0, IW, ERRORS,    ST(WR_FLUSH_ERR), 1, "~SQ_DRAINED" },
+	{ FAULT_LINKDOWN, 0, IW, 0, ERRORS,    ST(WR_FLUSH_ERR), 1, "~SQ_DRAINED" },
+	/*
+	 * siw 6.12 keeps its connections over a link down (6.1 dropped
+	 * them): TCP retransmits once the link is back, the stream completes.
+	 */
+	{ FAULT_LINKDOWN, 1, IW, 612, COMPLETES, 0, 0, "PORT_ERR PORT_ACTIVE" },
+	{ FAULT_LINKDOWN, 0, IW, 612, COMPLETES, 0, 0, "" },
 };
 
 static const char *const fault_names[] = {
@@ -199,16 +209,33 @@ static int events_match(const struct stream_report *r, const char *want)
 	return (int)strlen(got) == len && !strncmp(got, want, len);
 }
 
+/* The running kernel as major * 100 + minor (612 for 6.12.x), 0 unknown. */
+static int kernel_series(void)
+{
+	struct utsname u;
+	int major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major * 100 + minor;
+}
+
 static const struct expect *expected(int transport)
 {
+	const struct expect *best = NULL, *e;
+	int kernel = kernel_series();
 	unsigned int i;
 
-	for (i = 0; i < sizeof(expectations) / sizeof(expectations[0]); i++)
-		if (expectations[i].fault == cfg.fault &&
-		    expectations[i].local == (cfg.fault != FAULT_NONE && cfg.local) &&
-		    expectations[i].transport == transport)
-			return &expectations[i];
-	return NULL;
+	for (i = 0; i < sizeof(expectations) / sizeof(expectations[0]); i++) {
+		e = &expectations[i];
+		if (e->fault != cfg.fault ||
+		    e->local != (cfg.fault != FAULT_NONE && cfg.local) ||
+		    e->transport != transport || e->since > kernel)
+			continue;
+		if (!best || e->since > best->since)
+			best = e;
+	}
+	return best;
 }
 
 /* Runs the stream in a child and injects the fault on cue. */
