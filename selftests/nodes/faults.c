@@ -90,7 +90,8 @@ static const struct expect expectations[] = {
 	{ FAULT_LINKDOWN, 0, IW, 0, ERRORS,    ST(WR_FLUSH_ERR), 1, "~SQ_DRAINED" },
 	/*
 	 * siw 6.12 keeps its connections over a link down (6.1 dropped
-	 * them): TCP retransmits once the link is back, the stream completes.
+	 * them on NETDEV_GOING_DOWN, 6.12 has no such case): TCP
+	 * retransmits once the link is back, the stream completes.
 	 */
 	{ FAULT_LINKDOWN, 1, IW, 612, COMPLETES, 0, 0, "PORT_ERR PORT_ACTIVE" },
 	{ FAULT_LINKDOWN, 0, IW, 612, COMPLETES, 0, 0, "" },
