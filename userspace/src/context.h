@@ -30,6 +30,9 @@ struct verbs_ex_private {
 	uint32_t unsupported;
 	// GET_CONTEXT's CORE_SUPPORT (0 when it came by write()).
 	uint64_t core_support;
+	// Made by ibv_import_device(): its async event fd is its own, which
+	// only the ioctl create methods can name (cmd/transport.h).
+	bool imported;
 	// An rdma-core provider's ops, merged over its verbs_set_ops calls
 	// (rdmacore/context.cpp turns them into `ops`); unused for ours.
 	ovb::rdmacore::ContextOps rc_ops;

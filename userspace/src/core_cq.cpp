@@ -61,6 +61,8 @@ int core_create_cq_flags(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 		cq->cqe = static_cast<int>(a.resp_cqe);
 		return 0;
 	}
+	if (int refused = cmd::write_fallback_refused(ctx))
+		return refused;
 	if (require_ex)
 		return create_cq_write_ex(ctx, cqe, channel, comp_vector, flags,
 					  cq, ud);

@@ -67,7 +67,9 @@ int core_create_qp(ibv_pd *pd, ibv_qp *qp, ibv_qp_init_attr *attr,
 		resp.max_recv_sge = a.resp_cap.max_recv_sge;
 		resp.max_inline_data = a.resp_cap.max_inline_data;
 	} else {
-		rc = create_qp_write(pd, qp, attr, ud, resp);
+		rc = cmd::write_fallback_refused(pd->context);
+		if (!rc)
+			rc = create_qp_write(pd, qp, attr, ud, resp);
 		if (rc)
 			return rc;
 	}

@@ -173,7 +173,9 @@ int core_create_qp_ex(ibv_context *ctx, ibv_qp *qp, ibv_qp_init_attr_ex *ax,
 		resp.qpn = a.qp_num;
 		std::memcpy(&ax->cap, &a.resp_cap, sizeof(ax->cap));
 	} else {
-		rc = create_write(ctx, qp, ax, p, ud, resp);
+		rc = cmd::write_fallback_refused(ctx);
+		if (!rc)
+			rc = create_write(ctx, qp, ax, p, ud, resp);
 		if (rc)
 			return rc;
 		ax->cap.max_send_wr = resp.max_send_wr;

@@ -34,6 +34,8 @@ int core_create_srq(ibv_pd *pd, ibv_srq *srq, ibv_srq_init_attr *attr,
 			*srq_num = 0;
 		return 0;
 	}
+	if (int refused = cmd::write_fallback_refused(pd->context))
+		return refused;
 	ovb_create_srq_req req{};
 	ovb_create_srq_resp resp{};
 	req.user_handle = reinterpret_cast<uintptr_t>(srq);

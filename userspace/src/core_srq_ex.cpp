@@ -92,7 +92,9 @@ int core_create_srq_ex(ibv_pd *pd, ibv_srq *srq, ibv_srq_init_attr_ex *ax,
 		ax->attr.max_sge = a.resp_max_sge;
 		*srq_num = a.srq_num;
 	} else {
-		rc = create_xsrq_write(pd, srq, ax, a, srq_num, ud);
+		rc = cmd::write_fallback_refused(pd->context);
+		if (!rc)
+			rc = create_xsrq_write(pd, srq, ax, a, srq_num, ud);
 		if (rc)
 			return rc;
 	}

@@ -73,6 +73,7 @@ try {
 		errno = EOPNOTSUPP;
 	} else if (verbs_context *vctx = v->ops->import_context(dev->ibv(),
 								 cmd_fd)) {
+		vctx->priv->imported = true;
 		ctx = ovb::finish_context(vctx);
 	}
 	ibv_free_device_list(list);

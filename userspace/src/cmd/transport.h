@@ -55,6 +55,15 @@ inline bool try_ioctl(ibv_context *ctx, Args &args, int &rc,
 	return true;
 }
 
+// A create whose ioctl did not decide it falls back to write(), whose
+// objects report their events to the context's first async event fd.  An
+// imported context has another one: there the create answers EOPNOTSUPP
+// (rdma-core 44's fallback_require_ioctl for CQs, QPs, SRQs and WQs).
+inline int write_fallback_refused(ibv_context *ctx)
+{
+	return priv(ctx)->imported ? EOPNOTSUPP : 0;
+}
+
 // Methods without a write() twin: 0 or the ioctl's errno.
 int ioctl_only(ibv_context *ctx, const ioctl::Method &m, void *args);
 

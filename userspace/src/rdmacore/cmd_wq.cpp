@@ -47,6 +47,8 @@ int create_wq(ibv_context *ctx, ibv_wq_init_attr *attr, ibv_wq *wq,
 		attr->max_sge = a.resp_max_sge;
 		return 0;
 	}
+	if (int refused = cmd::write_fallback_refused(ctx))
+		return refused;
 	ovb_ex_create_wq_req req{};
 	ovb_ex_create_wq_resp resp{};
 	req.user_handle = a.user_handle;
