@@ -4,8 +4,11 @@
 // complete provider, and the worked example of the vendor guide.  It opens
 // contexts (checking the driver's GET_CONTEXT response) and serves CQs
 // through the library's command helpers, with the driver's udata; PDs, MRs
-// and MWs are the library's plain ones.  The device has no queues: its
-// work is the driver-defined COPY method, which applications call through
+// and MWs are the library's plain ones.  QPs, SRQs and AHs are plain core
+// objects whose work requests go through the kernel, as on rdmavt's
+// devices (hfi1, qib): the driver records them (ovbtestdv_last_post) and
+// nothing completes; polling asks the kernel.  The device's real work is
+// the driver-defined COPY method, which applications call through
 // ovbtestdv.h.
 #include <cerrno>
 #include <cstdio>
@@ -69,10 +72,10 @@ ibv_cq *create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *channel,
 	return cq;
 }
 
-// Nothing ever completes on an ovbtest CQ.
-int poll_cq(ibv_cq *, int, ibv_wc *)
+// The kernel's POLL_CQ (nothing ever completes on an ovbtest CQ).
+int poll_cq(ibv_cq *cq, int ne, ibv_wc *wc)
 {
-	return 0;
+	return core->poll_cq(cq, ne, wc);
 }
 
 int destroy_cq(ibv_cq *cq)
@@ -80,6 +83,62 @@ int destroy_cq(ibv_cq *cq)
 	int rc = core->destroy_cq(cq);
 	if (!rc)
 		delete cq;
+	return rc;
+}
+
+// Plain core objects: no driver data either way.
+ibv_qp *create_qp(ibv_pd *pd, ibv_qp_init_attr *attr)
+{
+	auto *qp = new (std::nothrow) ibv_qp{};
+	if (!qp)
+		return fail(qp, ENOMEM);
+	if (int rc = core->create_qp(pd, qp, attr, nullptr))
+		return fail(qp, rc);
+	return qp;
+}
+
+int destroy_qp(ibv_qp *qp)
+{
+	int rc = core->destroy_qp(qp);
+	if (!rc)
+		delete qp;
+	return rc;
+}
+
+ibv_srq *create_srq(ibv_pd *pd, ibv_srq_init_attr *attr)
+{
+	auto *srq = new (std::nothrow) ibv_srq{};
+	uint32_t srq_num;
+	if (!srq)
+		return fail(srq, ENOMEM);
+	if (int rc = core->create_srq(pd, srq, attr, &srq_num, nullptr))
+		return fail(srq, rc);
+	return srq;
+}
+
+int destroy_srq(ibv_srq *srq)
+{
+	int rc = core->destroy_srq(srq);
+	if (!rc)
+		delete srq;
+	return rc;
+}
+
+ibv_ah *create_ah(ibv_pd *pd, ibv_ah_attr *attr)
+{
+	auto *ah = new (std::nothrow) ibv_ah{};
+	if (!ah)
+		return fail(ah, ENOMEM);
+	if (int rc = core->create_ah(pd, ah, attr, nullptr))
+		return fail(ah, rc);
+	return ah;
+}
+
+int destroy_ah(ibv_ah *ah)
+{
+	int rc = core->destroy_ah(ah);
+	if (!rc)
+		delete ah;
 	return rc;
 }
 
@@ -91,7 +150,8 @@ void free_context(ibv_context *ibctx)
 }
 
 // Only what the device has; PD/MR/MW left to the library, the other ops
-// left NULL answer EOPNOTSUPP.
+// left NULL answer EOPNOTSUPP.  Built at load, after core is set (the
+// kernel paths are the library's own functions).
 ovb_context_ops make_ops()
 {
 	ovb_context_ops ops{};
@@ -100,11 +160,22 @@ ovb_context_ops make_ops()
 	ops.create_cq = create_cq;
 	ops.poll_cq = poll_cq;
 	ops.destroy_cq = destroy_cq;
+	ops.create_qp = create_qp;
+	ops.query_qp = core->query_qp;
+	ops.modify_qp = core->modify_qp;
+	ops.destroy_qp = destroy_qp;
+	ops.post_send = core->post_send;
+	ops.post_recv = core->post_recv;
+	ops.create_srq = create_srq;
+	ops.destroy_srq = destroy_srq;
+	ops.post_srq_recv = core->post_srq_recv;
+	ops.create_ah = create_ah;
+	ops.destroy_ah = destroy_ah;
 	ops.free_context = free_context;
 	return ops;
 }
 
-const ovb_context_ops kOps = make_ops();
+ovb_context_ops ops_table;
 
 // GET_CONTEXT's driver response must carry the driver's magic.
 int check_response(verbs_context *vctx)
@@ -122,7 +193,7 @@ verbs_context *alloc_context(ibv_device *dev, int cmd_fd)
 	}
 	ovb_udata ud{nullptr, 0, &ctx->uctx, sizeof(ctx->uctx)};
 	if (int rc = core->open_context(&ctx->vctx, dev, cmd_fd, &ud,
-					check_response, &kOps)) {
+					check_response, &ops_table)) {
 		delete ctx;
 		errno = rc;
 		return nullptr;
@@ -155,5 +226,6 @@ const ovb_provider *OVB_PROVIDER_ENTRY(const ovb_core *core)
 	if (!core || core->abi_version != OVB_PROVIDER_ABI_VERSION)
 		return nullptr;
 	ovbtest::core = core;
+	ovbtest::ops_table = ovbtest::make_ops();
 	return &ovbtest::kProvider;
 }

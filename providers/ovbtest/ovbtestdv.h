@@ -89,6 +89,31 @@ static inline int ovbtestdv_query_device(struct ibv_context *ctx,
 	return ovbtestdv_run(ctx, &c);
 }
 
+/*
+ * What the driver's post ops last got (the kernel posts of QPs and SRQs):
+ * @qp's sends, or its receives with @recv; or @srq's receives (@qp NULL).
+ */
+static inline int ovbtestdv_last_post(struct ibv_qp *qp, int recv,
+				      struct ibv_srq *srq,
+				      struct ovbtest_post_record *rec)
+{
+	struct ovbtestdv_call c;
+	uint64_t inl = 1;
+
+	if (qp)
+		ovbtestdv_init(&c, OVB_OBJECT_QP, OVBTEST_METHOD_QP_LAST_POST);
+	else
+		ovbtestdv_init(&c, OVB_OBJECT_SRQ, OVBTEST_METHOD_SRQ_LAST_POST);
+	ovbtestdv_attr(&c, OVBTEST_ATTR_LAST_POST_HANDLE, 0,
+		       qp ? qp->handle : srq->handle);
+	ovbtestdv_attr(&c, OVBTEST_ATTR_LAST_POST_RECORD, sizeof(*rec),
+		       (uintptr_t)rec);
+	if (qp && recv)
+		ovbtestdv_attr(&c, OVBTEST_ATTR_LAST_POST_RECV, sizeof(uint32_t),
+			       inl);
+	return ovbtestdv_run(qp ? qp->context : srq->context, &c);
+}
+
 /* A copy channel on @pd, @depth copies deep (1..1024). */
 static inline int ovbtestdv_create_chan(struct ibv_pd *pd, uint32_t depth,
 					struct ovbtestdv_chan *chan)

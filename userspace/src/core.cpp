@@ -58,6 +58,10 @@ const ovb_core &core()
 		.detach_mcast = core_detach_mcast,
 		.log = core_log,
 		.create_cq_flags = core_create_cq_with_flags,
+		.post_send = core_post_send,
+		.post_recv = core_post_recv,
+		.post_srq_recv = core_post_srq_recv,
+		.poll_cq = core_poll_cq,
 	};
 	return table;
 }

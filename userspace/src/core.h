@@ -102,6 +102,14 @@ void wait_for_acks(T *obj, Done done)
 	pthread_mutex_unlock(&obj->mutex);
 }
 
+// core_post.cpp: posting and polling through the kernel (rdmavt's
+// devices).  Posts: 0 or a positive errno, *bad the WR refused; poll: the
+// count or -errno.
+int core_post_send(ibv_qp *qp, ibv_send_wr *wr, ibv_send_wr **bad);
+int core_post_recv(ibv_qp *qp, ibv_recv_wr *wr, ibv_recv_wr **bad);
+int core_post_srq_recv(ibv_srq *srq, ibv_recv_wr *wr, ibv_recv_wr **bad);
+int core_poll_cq(ibv_cq *cq, int ne, ibv_wc *wc);
+
 void core_log(ibv_context *ctx, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -241,6 +241,21 @@ struct ovb_core {
 			       struct ibv_comp_channel *channel, int comp_vector,
 			       uint32_t flags, struct ibv_cq *cq,
 			       struct ovb_udata *ud);
+
+	/*
+	 * Posting and polling through the kernel, for a device whose queues
+	 * its kernel driver owns (rdmavt's hfi1 and qib): POST_SEND,
+	 * POST_RECV, POST_SRQ_RECV (0 or a positive errno; *bad the WR the
+	 * kernel refused) and POLL_CQ (the count, or a negative errno).
+	 * Appended as create_cq_flags was.
+	 */
+	int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr,
+			 struct ibv_send_wr **bad);
+	int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+			 struct ibv_recv_wr **bad);
+	int (*post_srq_recv)(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+			     struct ibv_recv_wr **bad);
+	int (*poll_cq)(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 };
 
 /* ------------------------------------------------- the provider itself */
