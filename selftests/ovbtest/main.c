@@ -32,8 +32,13 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 				struct ib_device_attr *attr,
 				struct ib_udata *udata)
 {
-	if (udata->inlen || udata->outlen)
-		return -EINVAL;
+	struct ovbtest_udata_ex_cmd cmd;
+	int ret;
+
+	/* EX_QUERY_DEVICE's driver udata (udata_ex.c); none at registration */
+	ret = ovbtest_udata_ex_in(udata, &cmd, -EINVAL);
+	if (ret)
+		return ret;
 
 	memset(attr, 0, sizeof(*attr));
 	attr->fw_ver = 1;
@@ -76,7 +81,7 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL |
 				  IB_DEVICE_ATOMIC_WRITE;
 #endif
-	return 0;
+	return ovbtest_udata_ex_out(udata, &cmd, OVBTEST_UDATA_EX_QUERY_DEVICE);
 }
 
 static const struct ib_device_ops ovbtest_dev_ops = {

@@ -309,6 +309,13 @@ void ovbtest_udata_check(struct ovbtest_ucontext *owner,
 			 struct ib_udata *udata);
 void ovbtest_udata_report(void);
 
+/* udata_ex.c: driver udata of EX_QUERY_DEVICE and EX_MODIFY_QP */
+int ovbtest_udata_ex_in(struct ib_udata *udata,
+			struct ovbtest_udata_ex_cmd *cmd, int trailing_err);
+int ovbtest_udata_ex_out(struct ib_udata *udata,
+			 const struct ovbtest_udata_ex_cmd *cmd,
+			 enum ovbtest_udata_ex_op op);
+
 /* stuck.c: the object whose destroy fails */
 extern const struct uapi_definition ovbtest_stuck_uapi_defs[];
 void ovbtest_stuck_orphan(struct ovbtest_ucontext *uc);

@@ -623,4 +623,34 @@ struct ovbtest_dm_mmap {
 	__aligned_u64 length;	/* the DM's length, rounded up to pages */
 };
 
+/*
+ * Driver udata of EX_QUERY_DEVICE and EX_MODIFY_QP (a RESET -> INIT ...
+ * transition alike), as mlx4, mlx5 and efa read and write theirs
+ * (selftests/ovbtest/udata_ex.c; test: selftests/uverbs_ovbtest_udata_ex.c).
+ * The request is read zero-extended from the first udata->inlen bytes;
+ * bytes past it must be zero (ib_is_udata_cleared()): EINVAL on
+ * EX_QUERY_DEVICE, EOPNOTSUPP on EX_MODIFY_QP, as mlx5.  The response
+ * reports the udata the driver was handed and is cut to udata->outlen:
+ * nothing is written when that is 0.
+ */
+struct ovbtest_udata_ex_cmd {
+	__aligned_u64 tag;		/* echoed in the response */
+	__aligned_u64 reserved;		/* 0, else EINVAL */
+};
+
+struct ovbtest_udata_ex_resp {
+	__aligned_u64 inbuf;		/* udata->inbuf, the user address */
+	__aligned_u64 outbuf;		/* udata->outbuf */
+	__u32 inlen;
+	__u32 outlen;
+	__aligned_u64 tag;		/* the request's */
+	__u32 response_length;		/* bytes written: min(outlen, sizeof) */
+	__u32 op;			/* OVBTEST_UDATA_EX_* that wrote it */
+};
+
+enum ovbtest_udata_ex_op {
+	OVBTEST_UDATA_EX_QUERY_DEVICE = 1,
+	OVBTEST_UDATA_EX_MODIFY_QP,
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
