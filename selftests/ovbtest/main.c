@@ -61,6 +61,9 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->max_mcast_qp_attach = OVBTEST_MAX_MCAST_QP_ATTACH;
 	attr->max_total_mcast_qp_attach = OVBTEST_MAX_MCAST_GRP *
 					  OVBTEST_MAX_MCAST_QP_ATTACH;
+	/* cq_mod.c */
+	attr->cq_caps.max_cq_moderation_count = OVBTEST_MAX_CQ_MOD_COUNT;
+	attr->cq_caps.max_cq_moderation_period = OVBTEST_MAX_CQ_MOD_PERIOD;
 	/* xrc.c */
 	attr->device_cap_flags |= IB_DEVICE_XRC;
 	attr->max_srq = 1024;
@@ -102,6 +105,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_port_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_ah_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_cq_mod_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mr_rereg_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);

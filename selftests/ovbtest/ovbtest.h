@@ -316,6 +316,11 @@ int ovbtest_udata_ex_out(struct ib_udata *udata,
 			 const struct ovbtest_udata_ex_cmd *cmd,
 			 enum ovbtest_udata_ex_op op);
 
+/* cq_mod.c: CQ moderation (modify_cq); the CQ create flags taken */
+#define OVBTEST_CQ_FLAGS	(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION | \
+				 IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN)
+extern const struct ib_device_ops ovbtest_cq_mod_ops;
+
 /* stuck.c: the object whose destroy fails */
 extern const struct uapi_definition ovbtest_stuck_uapi_defs[];
 void ovbtest_stuck_orphan(struct ovbtest_ucontext *uc);

@@ -133,7 +133,7 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 	struct ovbtest_create_cq_resp resp = {};
 	int ret;
 
-	if (attr->flags)
+	if (attr->flags & ~OVBTEST_CQ_FLAGS)
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > 4096)
 		return -EINVAL;
@@ -144,6 +144,7 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 			return ret;
 	}
 	resp.cqe = attr->cqe;
+	resp.flags = attr->flags;
 	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
 	if (ret)
 		return ret;

@@ -143,6 +143,9 @@ struct ovbtest_chan_create_resp {
 struct ovbtest_create_cq_resp {
 	__u32 tag;			/* OVBTEST_ATTR_CQ_CREATE_TAG, or 0 */
 	__u32 cqe;
+	/* ib_cq_init_attr.flags as the driver got them (cq_mod.c) */
+	__u32 flags;
+	__u32 reserved;
 };
 
 /*
@@ -652,5 +655,18 @@ enum ovbtest_udata_ex_op {
 	OVBTEST_UDATA_EX_QUERY_DEVICE = 1,
 	OVBTEST_UDATA_EX_MODIFY_QP,
 };
+
+/*
+ * CQ moderation and CQ create flags (selftests/ovbtest/cq_mod.c; test:
+ * selftests/uverbs_ovbtest_cq_mod.c).  The CQ create flags taken are
+ * IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION and _IGNORE_OVERRUN, as on mlx5;
+ * others: EOPNOTSUPP (from the driver: ioctl's CQ_CREATE refuses them
+ * first, EINVAL).  modify_cq takes a count and a period up to the
+ * device's cq_moderation_caps (EX_QUERY_DEVICE), else EINVAL; the module
+ * parameter cq_moderation reads "cqe count period" of the last CQ it
+ * moderated.
+ */
+#define OVBTEST_MAX_CQ_MOD_COUNT	1000
+#define OVBTEST_MAX_CQ_MOD_PERIOD	4095
 
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
