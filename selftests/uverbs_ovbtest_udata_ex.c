@@ -12,6 +12,10 @@
  *    the input is inline (8 bytes or less); UHW_OUT's buffer and length
  *    (any length, not only 8-byte words), marked VALID_OUTPUT on success
  *    and not on failure;
+ *  - legacy ALLOC_PD (the old libraries' ABI, the response address in the
+ *    command, lengths in 4-byte words): the driver request right after
+ *    the core request, the driver room right after the 4-byte core
+ *    response, both exactly as long as the words say;
  *  - a response longer than the user's room is cut by the driver, bytes
  *    past outlen stay as they were; nonzero bytes past the driver's request
  *    (ib_is_udata_cleared()) fail with the driver's errno (EINVAL on
@@ -19,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -406,6 +411,100 @@ TEST_F(udata_ex, modify_qp_ioctl)
 	EXPECT_EQ(8, r->inlen);
 	EXPECT_EQ(24, r->outlen);
 	EXPECT_TRUE(untouched((char *)r + 24, RESP_LEN - 24));
+}
+
+/* ------------------------------------------------- legacy ALLOC_PD */
+
+/* A legacy write() buffer at a known address: the old libraries' ABI. */
+static struct {
+	struct ib_uverbs_cmd_hdr hdr;
+	char body[512];
+} lbuf __attribute__((aligned(8)));
+
+#define PD_RESP	sizeof(struct ib_uverbs_alloc_pd_resp)
+
+/*
+ * ALLOC_PD in 4-byte words: the request (its response address: out[]),
+ * @drv_len bytes of driver request after it, @out_words of response
+ * room in all; the handle or -errno.
+ */
+static int legacy_alloc_pd(int fd, size_t drv_len, unsigned int out_words)
+{
+	struct ib_uverbs_alloc_pd req = { .response = (uintptr_t)out };
+	ssize_t n;
+
+	memset(&lbuf, 0, sizeof(lbuf));
+	memset(out, FILL, sizeof(out));
+	lbuf.hdr.command = IB_USER_VERBS_CMD_ALLOC_PD;
+	lbuf.hdr.in_words = (sizeof(lbuf.hdr) + sizeof(req) + drv_len) / 4;
+	lbuf.hdr.out_words = out_words;
+	memcpy(lbuf.body, &req, sizeof(req));
+	memcpy(lbuf.body + sizeof(req), &drv, drv_len);
+	n = write(fd, &lbuf, sizeof(lbuf.hdr) + sizeof(req) + drv_len);
+	if (n < 0)
+		return -errno;
+	return (int)((struct ib_uverbs_alloc_pd_resp *)out)->pd_handle;
+}
+
+/*
+ * The exact lengths of the words: driver requests of 0, 4, 12 and 16
+ * bytes, driver room of 24 to 44 bytes right after the 4-byte core
+ * response (so not 8-byte aligned); what the driver reads of the tag is
+ * what inlen covers.
+ */
+TEST_F(udata_ex, alloc_pd_legacy_lengths)
+{
+	static const struct {
+		size_t in, room;
+	} cases[] = { { 0, 24 }, { 4, 40 }, { 12, 44 }, { 16, 28 } };
+	struct ovbtest_udata_ex_resp *r = drv_out(PD_RESP);
+	unsigned int i;
+	size_t cut;
+	int pd;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		drv_set(TAG);
+		pd = legacy_alloc_pd(self->fd, cases[i].in,
+				     (PD_RESP + cases[i].room) / 4);
+		ASSERT_LE(0, pd);
+		EXPECT_EQ(cases[i].in ? (uintptr_t)(lbuf.body + 8) : 0,
+			  r->inbuf);
+		EXPECT_EQ((uintptr_t)r, r->outbuf);
+		EXPECT_EQ(cases[i].in, r->inlen);
+		EXPECT_EQ(cases[i].room, r->outlen);
+		cut = cases[i].room < RESP_LEN ? cases[i].room : RESP_LEN;
+		if (cut >= offsetof(struct ovbtest_udata_ex_resp, tag) + 8)
+			EXPECT_EQ(cases[i].in >= 8 ? TAG :
+				  cases[i].in ? TAG & 0xffffffffULL : 0,
+				  r->tag);
+		EXPECT_TRUE(untouched((char *)r + cut, 16));
+		EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd));
+	}
+}
+
+/* No room for the driver: outbuf NULL, nothing past the core response. */
+TEST_F(udata_ex, alloc_pd_legacy_no_room)
+{
+	int pd;
+
+	drv_set(TAG);
+	pd = legacy_alloc_pd(self->fd, 8, PD_RESP / 4);
+	ASSERT_LE(0, pd);
+	EXPECT_TRUE(untouched(out + PD_RESP, sizeof(out) - PD_RESP));
+	EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd));
+	/* less room than the core response: ENOSPC before anything runs */
+	EXPECT_EQ(-ENOSPC, legacy_alloc_pd(self->fd, 8, 0));
+	EXPECT_TRUE(untouched(out, sizeof(out)));
+}
+
+/* A nonzero byte past the driver's request: the driver's EINVAL. */
+TEST_F(udata_ex, alloc_pd_legacy_dirty_tail)
+{
+	drv_set(TAG);
+	drv.extra[3] = 9;
+	EXPECT_EQ(-EINVAL, legacy_alloc_pd(self->fd, sizeof(drv.cmd) + 4,
+					   (PD_RESP + RESP_LEN) / 4));
+	EXPECT_TRUE(untouched(out + PD_RESP, sizeof(out) - PD_RESP));
 }
 
 TEST_HARNESS_MAIN

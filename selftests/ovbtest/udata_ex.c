@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Driver udata of EX_QUERY_DEVICE and EX_MODIFY_QP, read and written as
- * mlx4, mlx5, efa and irdma do theirs: the request zero-extended from
+ * Driver udata of EX_QUERY_DEVICE, EX_MODIFY_QP and the legacy ALLOC_PD,
+ * read and written as mlx4, mlx5, efa and irdma do theirs: the request zero-extended from
  * whatever udata->inlen the stack hands over, bytes past it checked zero
  * with ib_is_udata_cleared(), and a response cut to udata->outlen.  The
  * response reports the udata itself (addresses and lengths), so a test
- * sees exactly what each ib_uverbs gave the driver, by write() and by
- * INVOKE_WRITE.  The uapi is struct ovbtest_udata_ex_cmd/_resp.
+ * sees exactly what each ib_uverbs gave the driver, by write() (legacy
+ * 4-byte words with the response address in the command, or extended)
+ * and by INVOKE_WRITE.  The uapi is struct ovbtest_udata_ex_cmd/_resp.
  */
 #include "ovbtest.h"
 

@@ -628,7 +628,8 @@ struct ovbtest_dm_mmap {
 
 /*
  * Driver udata of EX_QUERY_DEVICE and EX_MODIFY_QP (a RESET -> INIT ...
- * transition alike), as mlx4, mlx5 and efa read and write theirs
+ * transition alike), and of the legacy ALLOC_PD (a user PD), as mlx4,
+ * mlx5, efa and irdma read and write theirs
  * (selftests/ovbtest/udata_ex.c; test: selftests/uverbs_ovbtest_udata_ex.c).
  * The request is read zero-extended from the first udata->inlen bytes;
  * bytes past it must be zero (ib_is_udata_cleared()): EINVAL on
@@ -654,6 +655,7 @@ struct ovbtest_udata_ex_resp {
 enum ovbtest_udata_ex_op {
 	OVBTEST_UDATA_EX_QUERY_DEVICE = 1,
 	OVBTEST_UDATA_EX_MODIFY_QP,
+	OVBTEST_UDATA_EX_ALLOC_PD,	/* legacy ALLOC_PD: EINVAL for a tail */
 };
 
 /*
