@@ -452,31 +452,32 @@ static int legacy_alloc_pd(int fd, size_t drv_len, unsigned int out_words)
  * response (so not 8-byte aligned); what the driver reads of the tag is
  * what inlen covers.
  */
+static const size_t pd_cases[][2] = { { 0, 24 }, { 4, 40 }, { 12, 44 },
+				      { 16, 28 } };
+
 TEST_F(udata_ex, alloc_pd_legacy_lengths)
 {
-	static const struct {
-		size_t in, room;
-	} cases[] = { { 0, 24 }, { 4, 40 }, { 12, 44 }, { 16, 28 } };
 	struct ovbtest_udata_ex_resp *r = drv_out(PD_RESP);
+	size_t in, room, cut;
 	unsigned int i;
-	size_t cut;
+	__u64 tag;
 	int pd;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < sizeof(pd_cases) / sizeof(pd_cases[0]); i++) {
+		in = pd_cases[i][0];
+		room = pd_cases[i][1];
 		drv_set(TAG);
-		pd = legacy_alloc_pd(self->fd, cases[i].in,
-				     (PD_RESP + cases[i].room) / 4);
+		pd = legacy_alloc_pd(self->fd, in, (PD_RESP + room) / 4);
 		ASSERT_LE(0, pd);
-		EXPECT_EQ(cases[i].in ? (uintptr_t)(lbuf.body + 8) : 0,
-			  r->inbuf);
+		EXPECT_EQ(in ? (uintptr_t)(lbuf.body + 8) : 0, r->inbuf);
 		EXPECT_EQ((uintptr_t)r, r->outbuf);
-		EXPECT_EQ(cases[i].in, r->inlen);
-		EXPECT_EQ(cases[i].room, r->outlen);
-		cut = cases[i].room < RESP_LEN ? cases[i].room : RESP_LEN;
+		EXPECT_EQ(in, r->inlen);
+		EXPECT_EQ(room, r->outlen);
+		cut = room < RESP_LEN ? room : RESP_LEN;
+		tag = 0;
+		memcpy(&tag, &drv.cmd.tag, in < 8 ? in : 8);
 		if (cut >= offsetof(struct ovbtest_udata_ex_resp, tag) + 8)
-			EXPECT_EQ(cases[i].in >= 8 ? TAG :
-				  cases[i].in ? TAG & 0xffffffffULL : 0,
-				  r->tag);
+			EXPECT_EQ(tag, r->tag);
 		EXPECT_TRUE(untouched((char *)r + cut, 16));
 		EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd));
 	}
