@@ -262,4 +262,6 @@ TEST_F(cq_mod, create_flags_ioctl)
 	EXPECT_EQ(-EINVAL, ioctl_cq(self->fd, 9, 1 << 2, &drv));
 }
 
+OVBTEST_UNLOAD_FIXTURE(MOD_PARAM)
+
 TEST_HARNESS_MAIN

@@ -508,4 +508,6 @@ TEST_F(udata_ex, alloc_pd_legacy_dirty_tail)
 	EXPECT_TRUE(untouched(out + PD_RESP, sizeof(out) - PD_RESP));
 }
 
+OVBTEST_UNLOAD_FIXTURE()
+
 TEST_HARNESS_MAIN

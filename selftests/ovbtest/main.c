@@ -106,6 +106,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_ah_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_cq_mod_ops);
+	ovbtest_binding_init(&dev->ibdev);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mr_rereg_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);

@@ -321,6 +321,9 @@ int ovbtest_udata_ex_out(struct ib_udata *udata,
 				 IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN)
 extern const struct ib_device_ops ovbtest_cq_mod_ops;
 
+/* binding.c: uverbs_no_driver_id_binding when loaded with it */
+void ovbtest_binding_init(struct ib_device *ibdev);
+
 /* stuck.c: the object whose destroy fails */
 extern const struct uapi_definition ovbtest_stuck_uapi_defs[];
 void ovbtest_stuck_orphan(struct ovbtest_ucontext *uc);
