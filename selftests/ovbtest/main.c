@@ -32,8 +32,13 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 				struct ib_device_attr *attr,
 				struct ib_udata *udata)
 {
-	if (udata->inlen || udata->outlen)
-		return -EINVAL;
+	struct ovbtest_udata_ex_cmd cmd;
+	int ret;
+
+	/* EX_QUERY_DEVICE's driver udata (udata_ex.c); none at registration */
+	ret = ovbtest_udata_ex_in(udata, &cmd, -EINVAL);
+	if (ret)
+		return ret;
 
 	memset(attr, 0, sizeof(*attr));
 	attr->fw_ver = 1;
@@ -56,6 +61,9 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->max_mcast_qp_attach = OVBTEST_MAX_MCAST_QP_ATTACH;
 	attr->max_total_mcast_qp_attach = OVBTEST_MAX_MCAST_GRP *
 					  OVBTEST_MAX_MCAST_QP_ATTACH;
+	/* cq_mod.c */
+	attr->cq_caps.max_cq_moderation_count = OVBTEST_MAX_CQ_MOD_COUNT;
+	attr->cq_caps.max_cq_moderation_period = OVBTEST_MAX_CQ_MOD_PERIOD;
 	/* xrc.c */
 	attr->device_cap_flags |= IB_DEVICE_XRC;
 	attr->max_srq = 1024;
@@ -76,7 +84,7 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL |
 				  IB_DEVICE_ATOMIC_WRITE;
 #endif
-	return 0;
+	return ovbtest_udata_ex_out(udata, &cmd, OVBTEST_UDATA_EX_QUERY_DEVICE);
 }
 
 static const struct ib_device_ops ovbtest_dev_ops = {
@@ -97,6 +105,8 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_port_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_ah_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_verbs_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_cq_mod_ops);
+	ovbtest_binding_init(&dev->ibdev);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mr_rereg_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);

@@ -325,6 +325,21 @@ void ovbtest_udata_check(struct ovbtest_ucontext *owner,
 			 struct ib_udata *udata);
 void ovbtest_udata_report(void);
 
+/* udata_ex.c: driver udata of EX_QUERY_DEVICE and EX_MODIFY_QP */
+int ovbtest_udata_ex_in(struct ib_udata *udata,
+			struct ovbtest_udata_ex_cmd *cmd, int trailing_err);
+int ovbtest_udata_ex_out(struct ib_udata *udata,
+			 const struct ovbtest_udata_ex_cmd *cmd,
+			 enum ovbtest_udata_ex_op op);
+
+/* cq_mod.c: CQ moderation (modify_cq); the CQ create flags taken */
+#define OVBTEST_CQ_FLAGS	(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION | \
+				 IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN)
+extern const struct ib_device_ops ovbtest_cq_mod_ops;
+
+/* binding.c: uverbs_no_driver_id_binding when loaded with it */
+void ovbtest_binding_init(struct ib_device *ibdev);
+
 /* stuck.c: the object whose destroy fails */
 extern const struct uapi_definition ovbtest_stuck_uapi_defs[];
 void ovbtest_stuck_orphan(struct ovbtest_ucontext *uc);

@@ -100,11 +100,18 @@ static int ovbtest_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			     int mask, struct ib_udata *udata)
 {
 	struct ovbtest_qp *qp = to_oqp(ibqp);
+	struct ovbtest_udata_ex_cmd cmd;
 	enum ib_qp_state cur, next;
 	int ret;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
+	/* the driver request of EX_MODIFY_QP (udata_ex.c), as mlx5 reads it */
+	if (udata) {
+		ret = ovbtest_udata_ex_in(udata, &cmd, -EOPNOTSUPP);
+		if (ret)
+			return ret;
+	}
 
 	mutex_lock(&qp->lock);
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
@@ -144,6 +151,9 @@ static int ovbtest_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	}
 	/* Read without the lock by attach_mcast (RESET or not). */
 	WRITE_ONCE(qp->state, next);
+	if (udata)
+		ret = ovbtest_udata_ex_out(udata, &cmd,
+					   OVBTEST_UDATA_EX_MODIFY_QP);
 out:
 	mutex_unlock(&qp->lock);
 	return ret;

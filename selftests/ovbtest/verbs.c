@@ -103,8 +103,23 @@ static void ovbtest_disassociate_ucontext(struct ib_ucontext *ibuc)
 
 /* ------------------------------------------------------------ PDs, CQs */
 
+/*
+ * A user PD answers with the udata the driver got (udata_ex.c): ALLOC_PD
+ * is the legacy command with driver data both ways whose lengths old
+ * libraries set (irdma, mthca, cxgb4 answer by outlen).
+ */
 static int ovbtest_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	struct ovbtest_udata_ex_cmd cmd;
+	int ret;
+
+	if (udata) {
+		ret = ovbtest_udata_ex_in(udata, &cmd, -EINVAL) ?:
+		      ovbtest_udata_ex_out(udata, &cmd,
+					   OVBTEST_UDATA_EX_ALLOC_PD);
+		if (ret)
+			return ret;
+	}
 	to_opd(ibpd)->owner = ovbtest_udata_owner(udata);
 	atomic_inc(&to_odev(ibpd->device)->live.pds);
 	return 0;
@@ -133,7 +148,7 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 	struct ovbtest_create_cq_resp resp = {};
 	int ret;
 
-	if (attr->flags)
+	if (attr->flags & ~OVBTEST_CQ_FLAGS)
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > 4096)
 		return -EINVAL;
@@ -144,6 +159,7 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 			return ret;
 	}
 	resp.cqe = attr->cqe;
+	resp.flags = attr->flags;
 	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
 	if (ret)
 		return ret;

@@ -143,6 +143,9 @@ struct ovbtest_chan_create_resp {
 struct ovbtest_create_cq_resp {
 	__u32 tag;			/* OVBTEST_ATTR_CQ_CREATE_TAG, or 0 */
 	__u32 cqe;
+	/* ib_cq_init_attr.flags as the driver got them (cq_mod.c) */
+	__u32 flags;
+	__u32 reserved;
 };
 
 /*
@@ -688,5 +691,50 @@ struct ovbtest_post_record {
 	__u32 dead_ahs;		/* UD WRs, ever, naming an AH already destroyed */
 	struct ovbtest_post_wr wr[OVBTEST_POST_MAX_WR];
 };
+
+/*
+ * Driver udata of EX_QUERY_DEVICE and EX_MODIFY_QP (a RESET -> INIT ...
+ * transition alike), and of the legacy ALLOC_PD (a user PD), as mlx4,
+ * mlx5, efa and irdma read and write theirs
+ * (selftests/ovbtest/udata_ex.c; test: selftests/uverbs_ovbtest_udata_ex.c).
+ * The request is read zero-extended from the first udata->inlen bytes;
+ * bytes past it must be zero (ib_is_udata_cleared()): EINVAL on
+ * EX_QUERY_DEVICE, EOPNOTSUPP on EX_MODIFY_QP, as mlx5.  The response
+ * reports the udata the driver was handed and is cut to udata->outlen:
+ * nothing is written when that is 0.
+ */
+struct ovbtest_udata_ex_cmd {
+	__aligned_u64 tag;		/* echoed in the response */
+	__aligned_u64 reserved;		/* 0, else EINVAL */
+};
+
+struct ovbtest_udata_ex_resp {
+	__aligned_u64 inbuf;		/* udata->inbuf, the user address */
+	__aligned_u64 outbuf;		/* udata->outbuf */
+	__u32 inlen;
+	__u32 outlen;
+	__aligned_u64 tag;		/* the request's */
+	__u32 response_length;		/* bytes written: min(outlen, sizeof) */
+	__u32 op;			/* OVBTEST_UDATA_EX_* that wrote it */
+};
+
+enum ovbtest_udata_ex_op {
+	OVBTEST_UDATA_EX_QUERY_DEVICE = 1,
+	OVBTEST_UDATA_EX_MODIFY_QP,
+	OVBTEST_UDATA_EX_ALLOC_PD,	/* legacy ALLOC_PD: EINVAL for a tail */
+};
+
+/*
+ * CQ moderation and CQ create flags (selftests/ovbtest/cq_mod.c; test:
+ * selftests/uverbs_ovbtest_cq_mod.c).  The CQ create flags taken are
+ * IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION and _IGNORE_OVERRUN, as on mlx5;
+ * others: EOPNOTSUPP (from the driver: ioctl's CQ_CREATE refuses them
+ * first, EINVAL).  modify_cq takes a count and a period up to the
+ * device's cq_moderation_caps (EX_QUERY_DEVICE), else EINVAL; the module
+ * parameter cq_moderation reads "cqe count period" of the last CQ it
+ * moderated.
+ */
+#define OVBTEST_MAX_CQ_MOD_COUNT	1000
+#define OVBTEST_MAX_CQ_MOD_PERIOD	4095
 
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
