@@ -36,8 +36,9 @@
  * Objects of the driver: a copy channel bound to a PD, and an IDR object
  * whose destroy can fail, as a real driver's can (DEVX when the firmware
  * refuses): created with OVBTEST_STUCK_REFUSE, its destroy answers -EBUSY
- * until ib_uverbs gives up on it at close (selftests/ovbtest/stuck.c; test:
- * selftests/uverbs_ovbtest_leak.c).
+ * until ib_uverbs gives up on it at close, created with a holder it answers
+ * -EBUSY until the holder is gone (selftests/ovbtest/stuck.c; tests:
+ * selftests/uverbs_ovbtest_leak.c, selftests/uverbs_ovbtest_retry.c).
  */
 enum ovbtest_objects {
 	OVBTEST_OBJECT_CHAN = OVBTEST_NS,
@@ -264,12 +265,21 @@ enum ovbtest_stuck_methods {
 	OVBTEST_METHOD_STUCK_CREATE = OVBTEST_NS,
 	OVBTEST_METHOD_STUCK_QUERY,
 	OVBTEST_METHOD_STUCK_DESTROY,
+	OVBTEST_METHOD_STUCK_LOG,
 };
 
 enum ovbtest_stuck_create_attrs {
 	OVBTEST_ATTR_STUCK_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
 	OVBTEST_ATTR_STUCK_CREATE_FLAGS,		/* FLAGS_IN ovbtest_stuck_flags, optional */
 	OVBTEST_ATTR_STUCK_CREATE_ID,			/* PTR_OUT __u32, optional */
+	/*
+	 * IDR READ, optional: an older STUCK object that takes a reference
+	 * on the new one, as firmware objects point to each other (a DEVX
+	 * MODIFY can make an old object point to a newer one).  The new
+	 * object's destroy answers -EBUSY while its holder exists, for every
+	 * reason but an aborted create; the holder's destroy releases it.
+	 */
+	OVBTEST_ATTR_STUCK_CREATE_HOLDER,
 };
 
 enum ovbtest_stuck_query_attrs {
@@ -279,6 +289,37 @@ enum ovbtest_stuck_query_attrs {
 
 enum ovbtest_stuck_destroy_attrs {
 	OVBTEST_ATTR_STUCK_DESTROY_HANDLE = OVBTEST_ATTR_NS,	/* IDR DESTROY */
+};
+
+/*
+ * STUCK_LOG takes no handle: it moves the oldest records of the driver's
+ * log of destroy calls (module-wide, OVBTEST_STUCK_LOG_MAX records, the
+ * newest dropped beyond) into RECORDS and says how many in COUNT.  What is
+ * left unread at module unload is printed, one "ovbtest: stuck log: id ID
+ * REASON RESULT" line each (REASON a number of ovbtest_stuck_reason).
+ */
+enum ovbtest_stuck_log_attrs {
+	OVBTEST_ATTR_STUCK_LOG_RECORDS = OVBTEST_ATTR_NS,	/* PTR_OUT ovbtest_stuck_record[] */
+	OVBTEST_ATTR_STUCK_LOG_COUNT,			/* PTR_OUT __u32 */
+};
+
+#define OVBTEST_STUCK_LOG_MAX	64
+
+/* Why ib_uverbs called the destroy (its enum rdma_remove_reason). */
+enum ovbtest_stuck_reason {
+	OVBTEST_STUCK_WHY_DESTROY = 1,		/* a user DESTROY */
+	OVBTEST_STUCK_WHY_CLOSE,		/* the uverbs file closes */
+	OVBTEST_STUCK_WHY_DRIVER_REMOVE,	/* hot-unplug (disassociate) */
+	OVBTEST_STUCK_WHY_ABORT,		/* a failed create */
+	OVBTEST_STUCK_WHY_DRIVER_FAILURE,	/* the core gives up on it */
+};
+
+/* One call of the STUCK destroy: which object, why, what it answered. */
+struct ovbtest_stuck_record {
+	__u32 id;				/* OVBTEST_ATTR_STUCK_CREATE_ID */
+	__u32 reason;				/* ovbtest_stuck_reason */
+	__s32 result;				/* 0 or -EBUSY */
+	__u32 reserved;
 };
 
 enum ovbtest_stuck_flags {
