@@ -303,5 +303,8 @@ const struct uapi_definition ovbtest_uapi_defs[] = {
 	UAPI_DEF_CHAIN(ovbtest_post_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_mmap_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_dm_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_ctx_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_attrs_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_hidden_uapi_defs),
 	{},
 };

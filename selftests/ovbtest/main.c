@@ -116,6 +116,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_xrc_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_wq_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_flow_ops);
+	ib_set_device_ops(&dev->ibdev, &ovbtest_ctx_ops);
 	dev->ibdev.node_type = RDMA_NODE_IB_CA;
 	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
 	dev->ibdev.phys_port_cnt = ports;

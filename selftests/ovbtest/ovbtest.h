@@ -346,4 +346,12 @@ void ovbtest_stuck_orphan(struct ovbtest_ucontext *uc);
 void ovbtest_stuck_free_all(struct ovbtest_dev *dev);
 void ovbtest_stuck_count(struct ovbtest_dev *dev, u32 *all, u32 *orphans);
 
+/* ctx.c: query_ucontext and its attribute on QUERY_CONTEXT */
+extern const struct ib_device_ops ovbtest_ctx_ops;
+extern const struct uapi_definition ovbtest_ctx_uapi_defs[];
+
+/* attrs.c: CONST_IN and FLAGS_IN; hidden.c: an object the driver hides */
+extern const struct uapi_definition ovbtest_attrs_uapi_defs[];
+extern const struct uapi_definition ovbtest_hidden_uapi_defs[];
+
 #endif /* OVBTEST_H */

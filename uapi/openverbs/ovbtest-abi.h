@@ -778,4 +778,90 @@ enum ovbtest_udata_ex_op {
 #define OVBTEST_MAX_CQ_MOD_COUNT	1000
 #define OVBTEST_MAX_CQ_MOD_PERIOD	4095
 
+/*
+ * QUERY_CONTEXT reaches the driver's query_ucontext op (selftests/ovbtest/ctx.c,
+ * test: selftests/uverbs_ovbtest_ctx_attrs.c): the driver adds a mandatory
+ * PTR_OUT to the core method, as mlx5 adds MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX,
+ * and answers in it what GET_CONTEXT's driver data said (at least up to
+ * flags; the rest is zeroed, as uverbs_copy_to_struct_or_zero does).
+ */
+enum ovbtest_query_context_attrs {
+	OVBTEST_ATTR_QUERY_CONTEXT_RESP = OVBTEST_ATTR_NS,	/* PTR_OUT ovbtest_alloc_ucontext_resp */
+};
+
+/*
+ * Two more driver objects (selftests/ovbtest/attrs.c, hidden.c; test:
+ * selftests/uverbs_ovbtest_ctx_attrs.c):
+ *  - ATTRS, global methods: ECHO reads CONST_IN attributes with and without
+ *    a default and FLAGS_IN attributes through uverbs_get_flags32/64, and
+ *    returns what the driver got;
+ *  - HIDDEN, an IDR object whose UAPI_DEF_IS_OBJ_SUPPORTED function says no
+ *    (as mlx5 hides DEVX, VAR and others on devices without the capability):
+ *    ib_uverbs drops it, its methods, and the methods of other objects
+ *    that take a handle of it as a mandatory attribute (HIDDEN_MAND on
+ *    ATTRS).  HIDDEN_OPT takes one as an optional attribute: it stays.
+ *    ATTRS itself has an IS_OBJ_SUPPORTED function that says yes.
+ */
+enum ovbtest_attrs_objects {
+	OVBTEST_OBJECT_ATTRS = OVBTEST_NS + 2,
+	OVBTEST_OBJECT_HIDDEN = OVBTEST_NS + 3,
+};
+
+enum ovbtest_attrs_methods {
+	OVBTEST_METHOD_ATTRS_ECHO = OVBTEST_NS,
+	OVBTEST_METHOD_ATTRS_HIDDEN_MAND,
+	OVBTEST_METHOD_ATTRS_HIDDEN_OPT,
+};
+
+enum ovbtest_attrs_echo_attrs {
+	/* CONST_IN u16, mandatory: uverbs_get_const() */
+	OVBTEST_ATTR_ATTRS_ECHO_U16 = OVBTEST_ATTR_NS,
+	/* CONST_IN u8, optional: uverbs_get_const_default(OVBTEST_ATTRS_U8_DEFAULT) */
+	OVBTEST_ATTR_ATTRS_ECHO_U8,
+	/* CONST_IN s16, optional: uverbs_get_const_default(OVBTEST_ATTRS_S16_DEFAULT) */
+	OVBTEST_ATTR_ATTRS_ECHO_S16,
+	/* CONST_IN s32, optional, no default: uverbs_get_const() (ENOENT kept in s32_ret) */
+	OVBTEST_ATTR_ATTRS_ECHO_S32,
+	/* FLAGS_IN, optional: uverbs_get_flags32(OVBTEST_ATTRS_F32_ALLOWED) */
+	OVBTEST_ATTR_ATTRS_ECHO_FLAGS32,
+	/* FLAGS_IN, optional: uverbs_get_flags64(OVBTEST_ATTRS_F64_ALLOWED) */
+	OVBTEST_ATTR_ATTRS_ECHO_FLAGS64,
+	OVBTEST_ATTR_ATTRS_ECHO_INFO,		/* PTR_OUT ovbtest_attrs_info */
+};
+
+#define OVBTEST_ATTRS_U8_DEFAULT	0x5a
+#define OVBTEST_ATTRS_S16_DEFAULT	(-300)
+/*
+ * Bit 32 is deliberately beyond a u32: uverbs_get_flags32() takes it as
+ * allowed and must still refuse it, as the value does not fit.
+ */
+#define OVBTEST_ATTRS_F32_ALLOWED	0x10000000bULL
+#define OVBTEST_ATTRS_F64_ALLOWED	0x8000000000000001ULL
+
+struct ovbtest_attrs_info {
+	__aligned_u64 flags64;
+	__u32 flags32;
+	__s32 s32;
+	__s32 s32_ret;		/* uverbs_get_const()'s return: 0 or -ENOENT */
+	__s16 s16;
+	__u16 u16;
+	__u8 u8;
+	__u8 reserved[3];
+	__u32 calls;		/* ECHO handler runs on the device, this one included */
+};
+
+enum ovbtest_attrs_hidden_attrs {
+	/* HIDDEN_MAND: mandatory; HIDDEN_OPT: optional */
+	OVBTEST_ATTR_ATTRS_HIDDEN_HANDLE = OVBTEST_ATTR_NS,	/* IDR HIDDEN, READ */
+	OVBTEST_ATTR_ATTRS_HIDDEN_CALLS,		/* PTR_OUT __u32, optional */
+};
+
+enum ovbtest_hidden_methods {
+	OVBTEST_METHOD_HIDDEN_CREATE = OVBTEST_NS,
+};
+
+enum ovbtest_hidden_create_attrs {
+	OVBTEST_ATTR_HIDDEN_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
