@@ -17,6 +17,7 @@
 
 #include <linux/atomic.h>
 #include <linux/dma-buf.h>
+#include <linux/hrtimer.h>
 #include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -112,6 +113,13 @@ struct ovbtest_pd {
 struct ovbtest_cq {
 	struct ib_cq ibcq;
 	struct ovbtest_ucontext *owner;
+	/* irq.c: the CQ's "interrupt" and what it does */
+	struct mutex irq_lock;		/* restarts of the timer */
+	struct hrtimer irq_timer;
+	u32 irq_left;			/* expiries to come */
+	u32 irq_flags;
+	u64 irq_period_ns;
+	u64 irq_fired;			/* read with the timer stopped */
 };
 
 /* What modify_qp set and query_qp reports; no queues, no data path. */
@@ -260,6 +268,11 @@ extern const struct uapi_definition ovbtest_dm_uapi_defs[];
 
 /* chan.c */
 extern const struct uapi_definition ovbtest_uapi_defs[];
+
+/* irq.c: a CQ's completions and CQ events from hard-interrupt context */
+extern const struct uapi_definition ovbtest_irq_uapi_defs[];
+void ovbtest_irq_cq_init(struct ovbtest_cq *cq);
+void ovbtest_irq_cq_stop(struct ovbtest_cq *cq);
 
 /* events.c: the EVENTS FD object; probe.c: the PROBE methods */
 extern const struct uapi_definition ovbtest_events_uapi_defs[];

@@ -165,6 +165,7 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 		return ret;
 	ibcq->cqe = attr->cqe;
 	to_ocq(ibcq)->owner = ovbtest_udata_owner(udata);
+	ovbtest_irq_cq_init(to_ocq(ibcq));
 	atomic_inc(&to_odev(ibcq->device)->live.cqs);
 	return 0;
 }
@@ -172,6 +173,8 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 static int ovbtest_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	ovbtest_udata_check(to_ocq(ibcq)->owner, udata);
+	/* no handler call may follow: the interrupt is quiet from here */
+	ovbtest_irq_cq_stop(to_ocq(ibcq));
 	atomic_dec(&to_odev(ibcq->device)->live.cqs);
 	return 0;
 }

@@ -862,6 +862,38 @@ enum ovbtest_hidden_methods {
 
 enum ovbtest_hidden_create_attrs {
 	OVBTEST_ATTR_HIDDEN_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
+
+/*
+ * Interrupt-context completions (selftests/ovbtest/irq.c): a method added
+ * to the standard CQ object starts a per-CQ hrtimer in hard-interrupt mode
+ * that fires @count times, @period_ns apart, and on each expiry calls what
+ * the flags ask, from the interrupt as a hardware driver's EQ handler does:
+ * the CQ's comp_handler (armed or not, as efa), its event_handler with
+ * IB_EVENT_CQ_ERR.  A new call first stops the timer; @count 0 only stops
+ * it.  FIRED reports the expiries since the CQ was made, read with the
+ * timer stopped.  destroy_cq stops the timer before it returns (no handler
+ * call after it), as a driver synchronises with its interrupt.
+ */
+enum ovbtest_cq_methods {
+	OVBTEST_METHOD_CQ_IRQ = OVBTEST_NS,
+};
+
+enum ovbtest_cq_irq_attrs {
+	OVBTEST_ATTR_CQ_IRQ_HANDLE = OVBTEST_ATTR_NS,	/* IDR CQ, READ */
+	OVBTEST_ATTR_CQ_IRQ_ARGS,			/* PTR_IN ovbtest_cq_irq */
+	OVBTEST_ATTR_CQ_IRQ_FIRED,			/* PTR_OUT __u64, optional */
+};
+
+enum ovbtest_cq_irq_flags {
+	OVBTEST_CQ_IRQ_COMP = 1 << 0,		/* cq->comp_handler */
+	OVBTEST_CQ_IRQ_CQ_ERR = 1 << 1,		/* cq->event_handler, CQ_ERR */
+};
+
+struct ovbtest_cq_irq {
+	__u32 count;
+	__u32 period_ns;	/* at least 1000 */
+	__u32 flags;		/* enum ovbtest_cq_irq_flags, not 0 */
+	__u32 reserved;		/* 0 */
 };
 
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
