@@ -862,6 +862,7 @@ enum ovbtest_hidden_methods {
 
 enum ovbtest_hidden_create_attrs {
 	OVBTEST_ATTR_HIDDEN_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
+};
 
 /*
  * Interrupt-context completions (selftests/ovbtest/irq.c): a method added
