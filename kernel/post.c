@@ -420,6 +420,10 @@ static_assert(sizeof(struct ovb_post_recv_req) ==
 	      sizeof(struct ovb_post_srq_recv_req));
 static_assert(offsetof(struct ovb_post_recv_req, qp_handle) ==
 	      offsetof(struct ovb_post_srq_recv_req, srq_handle));
+static_assert(offsetof(struct ovb_post_recv_req, wr_count) ==
+	      offsetof(struct ovb_post_srq_recv_req, wr_count));
+static_assert(offsetof(struct ovb_post_recv_req, sge_count) ==
+	      offsetof(struct ovb_post_srq_recv_req, sge_count));
 static_assert(offsetof(struct ovb_post_recv_req, wqe_size) ==
 	      offsetof(struct ovb_post_srq_recv_req, wqe_size));
 

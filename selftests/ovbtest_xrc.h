@@ -48,6 +48,27 @@ static inline int close_xrcd(int fd, __u32 handle)
 	return ret < 0 ? (int)ret : 0;
 }
 
+/* OPEN_QP of QP number @qpn as @type; its handle or -errno (QPN in *@rqpn). */
+static inline int open_qp(int fd, __u32 xrcd, __u32 qpn, __u8 type, __u32 *rqpn)
+{
+	struct ib_uverbs_create_qp_resp resp = {};
+	struct ib_uverbs_open_qp req = {
+		.response = (uintptr_t)&resp,
+		.user_handle = 0x0b,
+		.pd_handle = xrcd,
+		.qpn = qpn,
+		.qp_type = type,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_OPEN_QP, &req, sizeof(req),
+				      sizeof(resp));
+
+	if (ret < 0)
+		return ret;
+	if (rqpn)
+		*rqpn = resp.qpn;
+	return (int)resp.qp_handle;
+}
+
 static inline int create_xsrq(int fd, __u32 type, __u32 pd, __u32 xrcd,
 			      __u32 cq, __u32 max_wr,
 			      struct ib_uverbs_create_srq_resp *resp)

@@ -24,6 +24,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -735,6 +736,37 @@ TEST_F(post, recv_srq)
 	EXPECT_EQ(-ENOENT, write_post_recv(self->fd, IB_USER_VERBS_CMD_POST_SRQ_RECV,
 				     srq + 100, r, 1, 1, &bad));
 	free(r);
+}
+
+/*
+ * An XRC TGT QP's handles (the creator's and an OPEN_QP one) name
+ * ib_core's shared QP, a bare struct ib_qp: LAST_POST must read the
+ * driver's QP behind it (real_qp), which no post has reached.
+ */
+TEST_F(post, xrc_tgt_handles)
+{
+	struct ovbtest_post_record rec;
+	char name[] = "/tmp/uverbs_ovbtest_post.XXXXXX";
+	int file = mkstemp(name);
+	int xrcd, tgt, opened;
+	__u32 qpn = 0;
+
+	ASSERT_LE(0, file);
+	unlink(name);
+	xrcd = open_xrcd(self->fd, file, O_CREAT);
+	ASSERT_LE(0, xrcd);
+	tgt = raw_create_qp(self->fd, QPT_XRC_TGT, xrcd, self->cq, -1, &qpn);
+	ASSERT_LE(0, tgt);
+	opened = open_qp(self->fd, xrcd, qpn, QPT_XRC_TGT, NULL);
+	ASSERT_LE(0, opened);
+	ASSERT_EQ(0, last_post(self->fd, UVERBS_OBJECT_QP, tgt, 0, &rec));
+	EXPECT_EQ(OVBTEST_POST_NONE, rec.kind);
+	EXPECT_EQ(0u, rec.posts);
+	ASSERT_EQ(0, last_post(self->fd, UVERBS_OBJECT_QP, opened, 1, &rec));
+	EXPECT_EQ(OVBTEST_POST_NONE, rec.kind);
+	EXPECT_EQ(0u, rec.posts);
+	EXPECT_EQ(0u, rec.dead_ahs);
+	close(file);
 }
 
 TEST_HARNESS_MAIN

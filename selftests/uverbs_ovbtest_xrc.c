@@ -53,26 +53,6 @@ static int create_srq(int fd, __u32 pd, __u32 max_wr,
 	return (int)out.core.srq_handle;
 }
 
-static int open_qp(int fd, __u32 xrcd, __u32 qpn, __u8 type, __u32 *rqpn)
-{
-	struct ib_uverbs_create_qp_resp resp = {};
-	struct ib_uverbs_open_qp req = {
-		.response = (uintptr_t)&resp,
-		.user_handle = 0x0b,
-		.pd_handle = xrcd,
-		.qpn = qpn,
-		.qp_type = type,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_OPEN_QP, &req, sizeof(req),
-			      sizeof(resp));
-
-	if (ret < 0)
-		return ret;
-	if (rqpn)
-		*rqpn = resp.qpn;
-	return (int)resp.qp_handle;
-}
-
 /* RESET -> INIT of an RC or XRC QP. */
 static int qp_init(int fd, __u32 qp)
 {

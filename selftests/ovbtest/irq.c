@@ -3,8 +3,9 @@
  * ovbtest: completions and CQ events delivered from hard-interrupt
  * context, as a hardware driver's event-queue interrupt delivers them.
  * OVBTEST_METHOD_CQ_IRQ, added to the standard CQ object, starts the CQ's
- * hrtimer (HRTIMER_MODE_REL_HARD: the callback runs in hard-irq context
- * even on PREEMPT_RT); each expiry calls cq->comp_handler whether or not
+ * hrtimer (HRTIMER_MODE_REL: the callback runs in hard-irq context, or
+ * on PREEMPT_RT in softirq context, as RT force-threads a driver's
+ * interrupt handler); each expiry calls cq->comp_handler whether or not
  * the CQ was armed (efa signals every completion), and/or
  * cq->event_handler with IB_EVENT_CQ_ERR.
  *
@@ -50,7 +51,7 @@ static enum hrtimer_restart ovbtest_irq_fire(struct hrtimer *timer)
 void ovbtest_irq_cq_init(struct ovbtest_cq *cq)
 {
 	mutex_init(&cq->irq_lock);
-	hrtimer_init(&cq->irq_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hrtimer_init(&cq->irq_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	cq->irq_timer.function = ovbtest_irq_fire;
 	cq->irq_left = 0;
 	cq->irq_flags = 0;
@@ -89,7 +90,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_CQ_IRQ)(struct uverbs_attr_bundle *attr
 		cq->irq_flags = args.flags;
 		cq->irq_period_ns = args.period_ns;
 		hrtimer_start(&cq->irq_timer, ns_to_ktime(args.period_ns),
-			      HRTIMER_MODE_REL_HARD);
+			      HRTIMER_MODE_REL);
 	}
 	mutex_unlock(&cq->irq_lock);
 

@@ -239,7 +239,11 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_QP_LAST_POST)(struct uverbs_attr_bundle
 {
 	struct ib_qp *ibqp = uverbs_attr_get_obj(attrs,
 						 OVBTEST_ATTR_LAST_POST_HANDLE);
-	struct ovbtest_qp *qp = to_oqp(ibqp);
+	/*
+	 * The driver's QP: an XRC TGT handle names ib_core's shared QP (a
+	 * bare struct ib_qp), whose real_qp is ours; posts reach real_qp.
+	 */
+	struct ovbtest_qp *qp = to_oqp(ibqp->real_qp);
 	u32 recv = 0;
 	int ret;
 
