@@ -53,6 +53,7 @@ bool rdma(ibv_qp *qp, ibv_cq *cq, ibv_wr_opcode op, void *local, uint32_t lkey,
 int main(int argc, char **argv)
 {
 	int rc = ibv_fork_init();
+	std::setvbuf(stdout, nullptr, _IOLBF, 0);
 	std::printf("# libibverbs %s\n", mapped_libibverbs().c_str());
 	std::printf("ibv_fork_init: %d, ibv_is_fork_initialized: %d\n", rc,
 		    ibv_is_fork_initialized());

@@ -75,8 +75,10 @@ inline bool to_init(ibv_qp *qp, const Env &e, int access = kAllAccess)
 					   IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 }
 
-// RTR and RTS towards dest_qpn on the same port (RC).
-inline bool to_rts(ibv_qp *qp, const Env &e, uint32_t dest_qpn)
+// RTR and RTS towards dest_qpn on the same port (RC).  retry_cnt 1 makes a
+// lost packet an error soon; loaded programs want 7 (6.12's rxe drops
+// packets under several threads' load: retry exceeded with 1).
+inline bool to_rts(ibv_qp *qp, const Env &e, uint32_t dest_qpn, uint8_t retry_cnt = 1)
 {
 	ibv_qp_attr a{};
 	a.qp_state = IBV_QPS_RTR;
@@ -97,7 +99,7 @@ inline bool to_rts(ibv_qp *qp, const Env &e, uint32_t dest_qpn)
 	a = {};
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 10;
-	a.retry_cnt = 1;
+	a.retry_cnt = retry_cnt;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 4;
 	return !ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |

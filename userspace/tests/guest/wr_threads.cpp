@@ -70,8 +70,8 @@ bool make(Env &e, Worker &w, ibv_cq *scq, ibv_cq *rcq)
 		if (!q || !to_init(q, e))
 			return false;
 	}
-	return w.scq && w.rcq && w.mr && to_rts(w.qp[0], e, w.qp[1]->qp_num) &&
-	       to_rts(w.qp[1], e, w.qp[0]->qp_num);
+	return w.scq && w.rcq && w.mr && to_rts(w.qp[0], e, w.qp[1]->qp_num, 7) &&
+	       to_rts(w.qp[1], e, w.qp[0]->qp_num, 7);
 }
 
 void destroy(Worker &w, bool shared)
@@ -135,7 +135,7 @@ void run(Worker &w, std::vector<Worker *> &all, int rounds)
 {
 	ibv_qp_ex *x = ibv_qp_to_qp_ex(w.qp[0]);
 	int total = rounds * kDepth, posted = 0;
-	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
 	while (w.sends_done < total || w.recvs_done < total) {
 		if (std::chrono::steady_clock::now() > end) {
 			error("thread " + std::to_string(w.t) + " timed out at " +
@@ -220,6 +220,7 @@ bool phase(Env &e, int threads, int rounds, bool shared)
 int main(int argc, char **argv)
 {
 	Env e;
+	std::setvbuf(stdout, nullptr, _IOLBF, 0);
 	std::printf("# libibverbs %s\n", mapped_libibverbs().c_str());
 	if (!e.open(argc > 1 ? argv[1] : "rxe0", argc > 2 ? std::atoi(argv[2]) : 1)) {
 		std::printf("no usable device\n");
