@@ -22,76 +22,9 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "ovbtest_lib.h"
-
-/*
- * The WARNING line of the teardown report on both stacks: "WARNING: CPU: 1
- * PID: 321 at drivers/infiniband/core/rdma_core.c:940
- * uverbs_destroy_ufile_hw+0xb5/0xd0 [ib_uverbs]" (ours: kernel/uobject.c).
- * ERE and Python regex alike.
- */
-#define LEAK_WARN_RE	"uverbs_destroy_ufile_hw\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[ib_uverbs\\]"
-
-/* STUCK_CREATE; the handle or -errno. */
-static int stuck_create(int fd, __u32 flags, __u32 *id)
-{
-	struct ioc c;
-	int ret;
-
-	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
-	ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HANDLE, 0);
-	ioc_in(&c, OVBTEST_ATTR_STUCK_CREATE_FLAGS, &flags, sizeof(flags));
-	if (id)
-		ioc_out(&c, OVBTEST_ATTR_STUCK_CREATE_ID, id, sizeof(*id));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)c.attrs[0].data;
-}
-
-static int stuck_query(int fd, __u32 handle, __u32 *id)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_QUERY);
-	ioc_obj(&c, OVBTEST_ATTR_STUCK_QUERY_HANDLE, handle);
-	ioc_out(&c, OVBTEST_ATTR_STUCK_QUERY_ID, id, sizeof(*id));
-	return ioc_call(fd, &c);
-}
-
-static int stuck_destroy(int fd, __u32 handle)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_DESTROY);
-	ioc_obj(&c, OVBTEST_ATTR_STUCK_DESTROY_HANDLE, handle);
-	return ioc_call(fd, &c);
-}
+#include "ovbtest_stuck.h"
 
 /* ---- the kernel log ------------------------------------------------- */
-
-static void kmsg_say(const char *fmt, const char *arg)
-{
-	char line[256];
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	snprintf(line, sizeof(line), fmt, arg);
-	if (write(fd, line, strlen(line)) < 0)
-		perror("/dev/kmsg");
-	close(fd);
-}
-
-/* A reader of the records logged from now on. */
-static int kmsg_open(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
 
 /* What the kernel logged since the last look. */
 struct kmsg_counts {
@@ -190,7 +123,7 @@ TEST_F(leak, destroyable)
 	__u32 id = 0, qid = 0;
 	int h;
 
-	h = stuck_create(self->fd, 0, &id);
+	h = stuck_create(self->fd, 0, -1, &id);
 	ASSERT_LE(0, h);
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, stuck_query(self->fd, h, &qid));
@@ -203,7 +136,7 @@ TEST_F(leak, destroyable)
 	ASSERT_EQ(0, ovbtest_device_info(self->fd, &info));
 	ASSERT_EQ(self->base.stuck, info.stuck);
 	/* One that lives to the close goes with it, silently. */
-	ASSERT_LE(0, stuck_create(self->fd, 0, NULL));
+	ASSERT_LE(0, stuck_create(self->fd, 0, -1, NULL));
 	ASSERT_EQ(0, close(self->fd));
 	self->fd = -1;
 	ASSERT_EQ(0, kmsg_scan(self->kmsg).warnings);
@@ -211,7 +144,7 @@ TEST_F(leak, destroyable)
 
 TEST_F(leak, unknown_flag)
 {
-	ASSERT_EQ(-EINVAL, stuck_create(self->fd, OVBTEST_STUCK_REFUSE << 1, NULL));
+	ASSERT_EQ(-EINVAL, stuck_create(self->fd, OVBTEST_STUCK_REFUSE << 1, -1, NULL));
 }
 
 /*
@@ -250,7 +183,7 @@ TEST_F(leak, refused_destroy_leaks_at_close)
 
 	pd = raw_alloc_pd(self->fd);
 	ASSERT_LE(0, pd);
-	h = stuck_create(self->fd, OVBTEST_STUCK_REFUSE, &id);
+	h = stuck_create(self->fd, OVBTEST_STUCK_REFUSE, -1, &id);
 	ASSERT_LE(0, h);
 
 	/* The driver's errno, the handle untouched, as often as asked. */
@@ -264,10 +197,10 @@ TEST_F(leak, refused_destroy_leaks_at_close)
 	ASSERT_EQ(self->base.pds + 1, info.pds);
 
 	/* The close: the PD goes, the object cannot, the core gives up. */
-	kmsg_say("ovb-expect: begin %s\n", LEAK_WARN_RE);
+	kmsg_say("ovb-expect: begin " LEAK_WARN_RE "\n");
 	ASSERT_EQ(0, close(self->fd));
 	self->fd = -1;
-	kmsg_say("ovb-expect: end\n", NULL);
+	kmsg_say("ovb-expect: end\n");
 	log = kmsg_scan(self->kmsg);
 	ASSERT_EQ(1, log.leak_warnings);
 	ASSERT_EQ(1, log.warnings);
@@ -282,7 +215,7 @@ TEST_F(leak, refused_destroy_leaks_at_close)
 	ASSERT_EQ(self->base.stuck_orphans + 1, info.stuck_orphans);
 	pd = raw_alloc_pd(fd);
 	ASSERT_LE(0, pd);
-	h = stuck_create(fd, 0, NULL);
+	h = stuck_create(fd, 0, -1, NULL);
 	ASSERT_LE(0, h);
 	ASSERT_EQ(0, stuck_destroy(fd, h));
 	ASSERT_EQ(0, close(fd));

@@ -25,49 +25,12 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "ovbtest_lib.h"
+#include "ovbtest_stuck.h"
 
-/* The WARNING line of the give-up (as uverbs_ovbtest_leak.c). */
-#define LEAK_WARN_RE	"uverbs_destroy_ufile_hw\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[ib_uverbs\\]"
-
+/* The reasons of the driver's log (ovbtest_stuck.h: LEAK_WARN_RE, the give-up). */
 #define DESTROY		OVBTEST_STUCK_WHY_DESTROY
 #define CLOSE		OVBTEST_STUCK_WHY_CLOSE
 #define REMOVE		OVBTEST_STUCK_WHY_DRIVER_REMOVE
-
-/* STUCK_CREATE, held by @holder unless it is negative; handle or -errno. */
-static int stuck_create(int fd, __u32 flags, int holder, __u32 *id)
-{
-	struct ioc c;
-	int ret;
-
-	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
-	ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HANDLE, 0);
-	ioc_in(&c, OVBTEST_ATTR_STUCK_CREATE_FLAGS, &flags, sizeof(flags));
-	ioc_out(&c, OVBTEST_ATTR_STUCK_CREATE_ID, id, sizeof(*id));
-	if (holder >= 0)
-		ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HOLDER, holder);
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)c.attrs[0].data;
-}
-
-static int stuck_query(int fd, __u32 handle, __u32 *id)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_QUERY);
-	ioc_obj(&c, OVBTEST_ATTR_STUCK_QUERY_HANDLE, handle);
-	ioc_out(&c, OVBTEST_ATTR_STUCK_QUERY_ID, id, sizeof(*id));
-	return ioc_call(fd, &c);
-}
-
-static int stuck_destroy(int fd, __u32 handle)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_DESTROY);
-	ioc_obj(&c, OVBTEST_ATTR_STUCK_DESTROY_HANDLE, handle);
-	return ioc_call(fd, &c);
-}
 
 /* The driver's log of destroy calls, oldest first, as a string. */
 struct calls {
@@ -128,28 +91,6 @@ static const char *calls_expect(struct calls *want, const __u32 *t)
 	} while (0)
 
 /* ---- the kernel log ------------------------------------------------- */
-
-static void kmsg_say(const char *text)
-{
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	if (write(fd, text, strlen(text)) < 0)
-		perror("/dev/kmsg");
-	close(fd);
-}
-
-static int kmsg_open(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
 
 struct kmsg_counts {
 	int warnings;		/* "WARNING:" records */

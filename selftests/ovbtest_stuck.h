@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The test HCA's STUCK objects (an IDR object whose destroy can refuse,
+ * selftests/ovbtest/stuck.c) and the kernel log around the WARN ib_uverbs
+ * gives when it forgets one: what uverbs_ovbtest_leak and
+ * uverbs_ovbtest_retry share.
+ */
+#ifndef OVBTEST_STUCK_H
+#define OVBTEST_STUCK_H
+
+#include "ovbtest_lib.h"
+
+/*
+ * The WARN at a forced cleanup: its call trace line, e.g. "
+ * uverbs_destroy_ufile_hw+0xb5/0xd0 [ib_uverbs]" (ours: kernel/uobject.c).
+ * ERE and Python regex alike.
+ */
+#define LEAK_WARN_RE	"uverbs_destroy_ufile_hw\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[ib_uverbs\\]"
+
+/* STUCK_CREATE (@holder: a STUCK handle, or -1); the handle or -errno. */
+static inline int stuck_create(int fd, __u32 flags, int holder, __u32 *id)
+{
+	struct ioc c;
+	int ret;
+
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_CREATE);
+	ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HANDLE, 0);
+	ioc_in(&c, OVBTEST_ATTR_STUCK_CREATE_FLAGS, &flags, sizeof(flags));
+	if (id)
+		ioc_out(&c, OVBTEST_ATTR_STUCK_CREATE_ID, id, sizeof(*id));
+	if (holder >= 0)
+		ioc_obj(&c, OVBTEST_ATTR_STUCK_CREATE_HOLDER, holder);
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)c.attrs[0].data;
+}
+
+static inline int stuck_query(int fd, __u32 handle, __u32 *id)
+{
+	struct ioc c;
+
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_QUERY);
+	ioc_obj(&c, OVBTEST_ATTR_STUCK_QUERY_HANDLE, handle);
+	ioc_out(&c, OVBTEST_ATTR_STUCK_QUERY_ID, id, sizeof(*id));
+	return ioc_call(fd, &c);
+}
+
+static inline int stuck_destroy(int fd, __u32 handle)
+{
+	struct ioc c;
+
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_STUCK, OVBTEST_METHOD_STUCK_DESTROY);
+	ioc_obj(&c, OVBTEST_ATTR_STUCK_DESTROY_HANDLE, handle);
+	return ioc_call(fd, &c);
+}
+
+/* One line into the kernel log (the harness' ovb-expect windows). */
+static inline void kmsg_say(const char *text)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0)
+		perror("/dev/kmsg");
+	close(fd);
+}
+
+/* A reader of the records logged from now on; -1 on failure. */
+static inline int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+#endif /* OVBTEST_STUCK_H */
