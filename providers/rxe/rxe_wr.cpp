@@ -94,6 +94,24 @@ void wr_rdma_read(ibv_qp_ex *ex, uint32_t rkey, uint64_t addr)
 	rdma(ex, IBV_WR_RDMA_READ, rkey, addr);
 }
 
+// 8 bytes written at the target in one piece (the kernel's rxe has it
+// since 6.2): they travel in the WQE, where a WR's SGEs would, so its
+// slot must have room for them.
+void wr_atomic_write(ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+		     const void *value)
+{
+	Qp *qp = from_ex(ex);
+	if (!qp->wr_err && sizeof(ovb_rxe_send_wqe) + 8 > qp->sq.elem_size()) {
+		qp->wr_err = EINVAL;
+		return;
+	}
+	rdma(ex, IBV_WR_ATOMIC_WRITE, rkey, addr);
+	if (auto *w = last(ex)) {
+		std::memcpy(w->dma.atomic_wr, value, 8);
+		w->dma.length = w->dma.resid = 8;
+	}
+}
+
 void wr_cmp_swp(ibv_qp_ex *ex, uint32_t rkey, uint64_t addr, uint64_t cmp,
 		uint64_t swap)
 {
@@ -239,6 +257,7 @@ void install_wr_ops(Qp *qp, uint64_t send_ops)
 		{IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD, [](ibv_qp_ex &e) { e.wr_atomic_fetch_add = wr_fetch_add; }},
 		{IBV_QP_EX_WITH_LOCAL_INV, [](ibv_qp_ex &e) { e.wr_local_inv = wr_local_inv; }},
 		{IBV_QP_EX_WITH_BIND_MW, [](ibv_qp_ex &e) { e.wr_bind_mw = wr_bind_mw; }},
+		{IBV_QP_EX_WITH_ATOMIC_WRITE, [](ibv_qp_ex &e) { e.wr_atomic_write = wr_atomic_write; }},
 	};
 	for (const Op &op : ops)
 		if (send_ops & op.flag)
@@ -247,8 +266,8 @@ void install_wr_ops(Qp *qp, uint64_t send_ops)
 
 namespace {
 
-// The extended ops each QP type has (what rdma-core's librxe accepts, but
-// ATOMIC_WRITE: not built here yet); other QP types have none.
+// The extended ops each QP type has (what rdma-core's librxe accepts);
+// other QP types have none.
 uint64_t send_ops_of(ibv_qp_type type)
 {
 	constexpr uint64_t ud = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
@@ -259,7 +278,8 @@ uint64_t send_ops_of(ibv_qp_type type)
 	constexpr uint64_t rc = uc | IBV_QP_EX_WITH_RDMA_READ |
 				IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
 				IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
-				IBV_QP_EX_WITH_LOCAL_INV;
+				IBV_QP_EX_WITH_LOCAL_INV |
+				IBV_QP_EX_WITH_ATOMIC_WRITE;
 	switch (type) {
 	case IBV_QPT_RC:
 		return rc;

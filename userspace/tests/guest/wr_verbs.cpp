@@ -142,13 +142,14 @@ struct Rc {
 	ibv_cq *cq[2] = {};
 	ibv_qp *qp[2] = {};
 	ibv_qp_ex *x[2] = {};
-	explicit Rc(Env &env) : e(env) {}
+	uint64_t ops;
+	explicit Rc(Env &env, uint64_t extra_ops = 0) : e(env), ops(kRcOps | extra_ops) {}
 	bool make()
 	{
 		for (int i = 0; i < 2; i++) {
 			int err;
 			cq[i] = ibv_create_cq(e.ctx, 64, nullptr, nullptr, 0);
-			if (!cq[i] || !(qp[i] = create(e, cq[i], IBV_QPT_RC, kRcOps, err))) {
+			if (!cq[i] || !(qp[i] = create(e, cq[i], IBV_QPT_RC, ops, err))) {
 				std::printf("RC qp_ex with all RC send ops: %d\n", err);
 				return false;
 			}
@@ -388,6 +389,30 @@ void rc_ops(Env &e)
 	ibv_dealloc_mw(mw);
 }
 
+// wr_atomic_write (the kernel's rxe has it since 6.2): on a pair of its
+// own, as a kernel without it fails the WR and the QP with it.  The
+// outcome is printed, not judged: the transcript must match rdma-core's.
+void atomic_write_op(Env &e)
+{
+	Rc p(e, IBV_QP_EX_WITH_ATOMIC_WRITE);
+	if (!p.make()) {
+		check(false, "RC pair of extended QPs with ATOMIC_WRITE");
+		return;
+	}
+	Mem dst(e.pd, 4096);
+	const uint64_t v = 0x1122334455667788ull;
+	ibv_qp_ex *x = p.x[0];
+	ibv_wr_start(x);
+	x->wr_id = 77;
+	x->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_write(x, dst.mr->rkey, dst.a(128), &v);
+	std::printf("wr_atomic_write: complete %d\n", ibv_wr_complete(x));
+	ibv_wc wc = next(p.cq[0], "sender", 77, false);
+	uint64_t now;
+	std::memcpy(&now, dst.b.data() + 128, 8);
+	note(wc.status == IBV_WC_SUCCESS && now == v, "atomic_write landed");
+}
+
 // UD: wr_send / wr_send_imm with wr_set_ud_addr.
 void ud_ops(Env &e)
 {
@@ -469,6 +494,7 @@ int main(int argc, char **argv)
 	// iWARP QPs only reach RTS through a connection (rdma_cm): no data here.
 	if (!iwarp) {
 		rc_ops(e);
+		atomic_write_op(e);
 		ud_ops(e);
 	}
 	std::printf("failures: %d\n", g_fail);
