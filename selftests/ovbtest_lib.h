@@ -38,11 +38,13 @@ static inline int ovbtest_k612(void)
 }
 
 /*
- * Loads the module @name (@name.ko) built for the running kernel:
- * modules/RELEASE/@name.ko beside this program (`make -C selftests
- * ovbtest-module`), else @name.ko beside it; 0 (also if loaded) or -errno.
+ * Loads the module @name (@name.ko) built for the running kernel, with
+ * the module parameters @params: modules/RELEASE/@name.ko beside this
+ * program (`make -C selftests ovbtest-module`), else @name.ko beside it;
+ * 0 or -errno (-EEXIST when it is loaded already).
  */
-static inline int ovbtest_load_module(const char *name)
+static inline int ovbtest_load_module_with(const char *name,
+					   const char *params)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 128];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -65,8 +67,16 @@ static inline int ovbtest_load_module(const char *name)
 	}
 	if (fd < 0)
 		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
 	close(fd);
+	return ret;
+}
+
+/* The same without parameters; 0 also if loaded. */
+static inline int ovbtest_load_module(const char *name)
+{
+	int ret = ovbtest_load_module_with(name, "");
+
 	return ret == -EEXIST ? 0 : ret;
 }
 

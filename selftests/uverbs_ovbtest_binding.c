@@ -30,30 +30,7 @@
 /* ovbtest.ko (as ovbtest_load_module finds it) with @params. */
 static int load_with(const char *params)
 {
-	char exe[PATH_MAX], path[PATH_MAX + 128];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	struct utsname u;
-	int fd = -1, ret;
-	char *dir;
-
-	if (n < 0)
-		return -errno;
-	exe[n] = 0;
-	dir = dirname(exe);
-	if (!uname(&u)) {
-		snprintf(path, sizeof(path), "%s/modules/%s/" HCA_MODULE ".ko",
-			 dir, u.release);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
-	if (fd < 0) {
-		snprintf(path, sizeof(path), "%s/" HCA_MODULE ".ko", dir);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
+	return ovbtest_load_module_with(HCA_MODULE, params);
 }
 
 struct nl_msg {
