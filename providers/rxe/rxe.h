@@ -80,6 +80,8 @@ int req_notify_cq(ibv_cq *cq, int solicited_only);
 int resize_cq(ibv_cq *cq, int cqe);
 int destroy_cq(ibv_cq *cq);
 ibv_cq_ex *create_cq_ex(ibv_context *ctx, ibv_cq_init_attr_ex *attr);
+// The extended polling functions of a CQ whose ring is in place.
+void set_ex_poll_ops(Cq &cq, uint64_t wc_flags);
 
 // rxe_qp.cpp
 ibv_qp *create_qp(ibv_pd *pd, ibv_qp_init_attr *attr);

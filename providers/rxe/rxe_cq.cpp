@@ -37,17 +37,22 @@ int start_poll(ibv_cq_ex *ex, ibv_poll_cq_attr *)
 	return rc;
 }
 
+// Consumes the current entry.  On ENOENT the batch holds none, and the
+// ibv_end_poll() the man page asks for then consumes nothing either
+// (rdma-core 44's librxe advances once more there: see userspace.md).
 int next_poll(ibv_cq_ex *ex)
 {
 	Cq *cq = from_ex(ex);
 	cq->ring.advance_consumer();
+	cq->cur = nullptr;
 	return load_current(cq);
 }
 
 void end_poll(ibv_cq_ex *ex)
 {
 	Cq *cq = from_ex(ex);
-	cq->ring.advance_consumer();
+	if (cq->cur)
+		cq->ring.advance_consumer();
 	cq->cur = nullptr;
 	cq->lock.unlock();
 }
@@ -130,14 +135,20 @@ ibv_cq_ex *create_cq_ex(ibv_context *ctx, ibv_cq_init_attr_ex *attr)
 			 static_cast<int>(attr->comp_vector), kernel_flags);
 	if (!cq)
 		return nullptr;
-	ibv_cq_ex &ex = cq->ex;
+	set_ex_poll_ops(*cq, attr->wc_flags);
+	return &cq->ex;
+}
+
+void set_ex_poll_ops(Cq &cq, uint64_t wc_flags)
+{
+	ibv_cq_ex &ex = cq.ex;
 	ex.start_poll = start_poll;
 	ex.next_poll = next_poll;
 	ex.end_poll = end_poll;
 	ex.read_opcode = read_opcode;
 	ex.read_vendor_err = read_vendor_err;
 	ex.read_wc_flags = read_wc_flags;
-	uint64_t f = attr->wc_flags;
+	uint64_t f = wc_flags;
 	if (f & IBV_WC_EX_WITH_BYTE_LEN)
 		ex.read_byte_len = read_byte_len;
 	if (f & IBV_WC_EX_WITH_IMM)
@@ -152,7 +163,6 @@ ibv_cq_ex *create_cq_ex(ibv_context *ctx, ibv_cq_init_attr_ex *attr)
 		ex.read_sl = read_sl;
 	if (f & IBV_WC_EX_WITH_DLID_PATH_BITS)
 		ex.read_dlid_path_bits = read_dlid_path_bits;
-	return &ex;
 }
 
 // Copies up to ne completions; the kernel's producer index is read once
