@@ -366,5 +366,7 @@ extern const struct uapi_definition ovbtest_ctx_uapi_defs[];
 /* attrs.c: CONST_IN and FLAGS_IN; hidden.c: an object the driver hides */
 extern const struct uapi_definition ovbtest_attrs_uapi_defs[];
 extern const struct uapi_definition ovbtest_hidden_uapi_defs[];
+/* dma_map.c */
+extern const struct uapi_definition ovbtest_dma_map_uapi_defs[];
 
 #endif /* OVBTEST_H */

@@ -447,10 +447,48 @@ enum ovbtest_dmabuf_mr_flags {
  */
 enum ovbtest_mr_methods {
 	OVBTEST_METHOD_MR_DMABUF_REVOKE = OVBTEST_NS,
+	OVBTEST_METHOD_MR_DMA_MAP,	/* below */
 };
 
 enum ovbtest_mr_revoke_attrs {
 	OVBTEST_ATTR_MR_REVOKE_HANDLE = OVBTEST_ATTR_NS,	/* IDR MR, READ */
+};
+
+/*
+ * OVBTEST_METHOD_MR_DMA_MAP (both kernels), on a user-memory MR: what the
+ * umem ib_uverbs built for the device's DMA device holds, as a hardware
+ * driver reads it to fill its translation tables.  The device's DMA
+ * device is a platform device without an IOMMU in front, so a DMA address
+ * is the physical address of the page.  DMA_MAP_OUT: the umem's address,
+ * length and iova, ib_umem_num_pages(), the number of mapped scatterlist
+ * entries, ib_umem_find_best_pgsz() for the bitmap of DMA_MAP_PGSZ and the
+ * MR's iova, and ib_umem_num_dma_blocks() for that size (0 when none
+ * fits).  DMA_MAP_SEGS (optional): the mapped entries, as many as fit;
+ * DMA_MAP_BLOCKS (optional): the DMA address of each block of the best
+ * size, as many as fit (rdma_umem_for_each_dma_block()).  A dma-buf MR:
+ * EINVAL.
+ */
+enum ovbtest_mr_dma_map_attrs {
+	OVBTEST_ATTR_MR_DMA_MAP_HANDLE = OVBTEST_ATTR_NS,	/* IDR MR, READ */
+	OVBTEST_ATTR_MR_DMA_MAP_PGSZ,		/* PTR_IN __aligned_u64 */
+	OVBTEST_ATTR_MR_DMA_MAP_OUT,		/* PTR_OUT ovbtest_mr_dma_map */
+	OVBTEST_ATTR_MR_DMA_MAP_SEGS,		/* PTR_OUT ovbtest_dma_seg[] */
+	OVBTEST_ATTR_MR_DMA_MAP_BLOCKS,		/* PTR_OUT __aligned_u64[] */
+};
+
+struct ovbtest_mr_dma_map {
+	__aligned_u64 address;
+	__aligned_u64 length;
+	__aligned_u64 iova;
+	__aligned_u64 best_pgsz;
+	__aligned_u64 num_blocks;
+	__u32 num_pages;
+	__u32 num_segs;
+};
+
+struct ovbtest_dma_seg {
+	__aligned_u64 addr;
+	__aligned_u64 len;
 };
 
 /*

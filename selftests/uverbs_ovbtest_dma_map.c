@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The umem of a REG_MR on a device with a real DMA device, as every
+ * hardware driver reads it: ib_uverbs pins the pages, maps them for the
+ * device's DMA device (the test HCA's is a platform device with no IOMMU
+ * in front, so a DMA address is the page's physical address) and answers
+ * the driver's ib_umem_find_best_pgsz()/ib_umem_num_dma_blocks() and block
+ * walks.  The test HCA reports all of it (OVBTEST_METHOD_MR_DMA_MAP,
+ * selftests/ovbtest/dma_map.c); this test checks it against the physical
+ * addresses of /proc/self/pagemap: every page where it is, physically
+ * contiguous pages in one entry, sub-page MRs and MRs sharing a page, the
+ * best page size of a transparent huge page by the iova's alignment, and
+ * its blocks.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ovbtest_lib.h"
+
+#define PG		4096UL
+#define HUGE		(2UL << 20)
+#define MAX_SEGS	1024
+#define MAX_BLOCKS	1024
+
+struct dma_map {
+	struct ovbtest_mr_dma_map info;
+	struct ovbtest_dma_seg segs[MAX_SEGS];
+	__u64 blocks[MAX_BLOCKS];
+};
+
+/* OVBTEST_METHOD_MR_DMA_MAP on @mr for @pgsz_bitmap; 0 or -errno. */
+static int dma_map(int fd, __u32 mr, __u64 pgsz_bitmap, struct dma_map *m)
+{
+	struct ioc c;
+
+	memset(m, 0xa5, sizeof(*m));
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, OVBTEST_METHOD_MR_DMA_MAP);
+	ioc_obj(&c, OVBTEST_ATTR_MR_DMA_MAP_HANDLE, mr);
+	ioc_in(&c, OVBTEST_ATTR_MR_DMA_MAP_PGSZ, &pgsz_bitmap,
+	       sizeof(pgsz_bitmap));
+	ioc_out(&c, OVBTEST_ATTR_MR_DMA_MAP_OUT, &m->info, sizeof(m->info));
+	ioc_out(&c, OVBTEST_ATTR_MR_DMA_MAP_SEGS, m->segs, sizeof(m->segs));
+	ioc_out(&c, OVBTEST_ATTR_MR_DMA_MAP_BLOCKS, m->blocks,
+		sizeof(m->blocks));
+	return ioc_call(fd, &c);
+}
+
+/* REG_MR of [@addr, @addr + @len) with the device address @iova. */
+static int reg_mr_at(int fd, __u32 pd, void *addr, size_t len, __u64 iova)
+{
+	struct ib_uverbs_reg_mr_resp resp = {};
+	struct ib_uverbs_reg_mr req = {
+		.response = (uintptr_t)&resp,
+		.start = (uintptr_t)addr,
+		.length = len,
+		.hca_va = iova,
+		.pd_handle = pd,
+		.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
+			      sizeof(resp));
+
+	return ret < 0 ? (int)ret : (int)resp.mr_handle;
+}
+
+/* The physical address of the page at @va (present, root); 0 if unknown. */
+static __u64 phys(const void *va)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	__u64 e = 0;
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, sizeof(e), (uintptr_t)va / PG * sizeof(e)) != sizeof(e))
+		e = 0;
+	close(fd);
+	if (!(e >> 63))
+		return 0;
+	return (e & ((1ULL << 55) - 1)) * PG;
+}
+
+/* The DMA address the segments give to byte @off of the umem's first page. */
+static __u64 seg_addr(const struct dma_map *m, __u64 off)
+{
+	__u32 i;
+
+	for (i = 0; i < m->info.num_segs && i < MAX_SEGS; i++) {
+		if (off < m->segs[i].len)
+			return m->segs[i].addr + off;
+		off -= m->segs[i].len;
+	}
+	return ~0ULL;
+}
+
+/* @n pages of anonymous memory, each written; MAP_FAILED on failure. */
+static char *touched(size_t n)
+{
+	char *p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	for (i = 0; p != MAP_FAILED && i < n; i++)
+		p[i * PG] = (char)i;
+	return p;
+}
+
+/*
+ * Two huge pages of address space, the second 2 MB-aligned one backed by
+ * a transparent huge page; NULL when the kernel gave small pages.
+ */
+static char *huge_page(char **area)
+{
+	char *a = mmap(NULL, 2 * HUGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *h;
+	__u64 base;
+	size_t i;
+
+	*area = a;
+	if (a == MAP_FAILED)
+		return NULL;
+	h = (char *)(((uintptr_t)a + HUGE - 1) & ~(HUGE - 1));
+	if (madvise(h, HUGE, MADV_HUGEPAGE))
+		return NULL;
+	memset(h, 1, HUGE);
+	base = phys(h);
+	if (!base || base % HUGE)
+		return NULL;
+	for (i = 1; i < HUGE / PG; i++)
+		if (phys(h + i * PG) != base + i * PG)
+			return NULL;
+	return h;
+}
+
+FIXTURE(dma_map) {
+	int fd, pd;
+	char ioctl_abi;
+	struct dma_map m;
+};
+
+FIXTURE_SETUP(dma_map)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+
+	self->fd = -1;
+	self->ioctl_abi = 0;
+	HCA_SETUP_LOAD();
+	self->ioctl_abi = ioctl_abi_on();
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
+}
+
+FIXTURE_TEARDOWN(dma_map)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	ioctl_abi_restore(self->ioctl_abi);
+}
+
+/*
+ * 64 pages: each at its physical address, the entries together exactly
+ * the pages, and no two entries physically adjacent (ib_umem_get merges
+ * contiguous pages, the DMA device allowing segments of any size).
+ */
+TEST_F(dma_map, pages_are_physical)
+{
+	const size_t n = 64;
+	char *p = touched(n);
+	__u64 sum = 0;
+	size_t i;
+	int mr;
+
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(0, phys(p)) TH_LOG("no physical addresses in pagemap (root?)");
+	mr = reg_mr_at(self->fd, self->pd, p, n * PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG, &self->m));
+	EXPECT_EQ((uintptr_t)p, self->m.info.address);
+	EXPECT_EQ(n * PG, self->m.info.length);
+	EXPECT_EQ(n, self->m.info.num_pages);
+	EXPECT_EQ(PG, self->m.info.best_pgsz);
+	EXPECT_EQ(n, self->m.info.num_blocks);
+	ASSERT_GE(n, self->m.info.num_segs);
+	ASSERT_LE(1, self->m.info.num_segs);
+	for (i = 0; i < self->m.info.num_segs; i++) {
+		sum += self->m.segs[i].len;
+		if (i)
+			EXPECT_NE(self->m.segs[i - 1].addr + self->m.segs[i - 1].len,
+				  self->m.segs[i].addr)
+				TH_LOG("entries %zu and %zu are contiguous, not merged",
+				       i - 1, i);
+	}
+	EXPECT_EQ(n * PG, sum);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(phys(p + i * PG), seg_addr(&self->m, i * PG))
+			TH_LOG("page %zu", i);
+		EXPECT_EQ(phys(p + i * PG), self->m.blocks[i])
+			TH_LOG("block %zu", i);
+	}
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, n * PG);
+}
+
+/*
+ * MRs smaller than a page and MRs sharing one: each umem covers the whole
+ * pages its bytes touch, at their physical addresses; a page shared by
+ * two MRs stays mapped for the one left.
+ */
+TEST_F(dma_map, sub_page_mrs_share_pages)
+{
+	char *p = touched(2);
+	__u64 p0, p1;
+	int a, b, c;
+
+	ASSERT_NE(MAP_FAILED, p);
+	p0 = phys(p);
+	p1 = phys(p + PG);
+	ASSERT_NE(0, p0);
+	a = reg_mr_at(self->fd, self->pd, p + 100, 200, (uintptr_t)p + 100);
+	b = reg_mr_at(self->fd, self->pd, p + 3000, 2000, (uintptr_t)p + 3000);
+	c = reg_mr_at(self->fd, self->pd, p + 100, 200, (uintptr_t)p + 100);
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	ASSERT_LE(0, c);
+
+	ASSERT_EQ(0, dma_map(self->fd, a, PG, &self->m));
+	EXPECT_EQ((uintptr_t)p + 100, self->m.info.address);
+	EXPECT_EQ(200, self->m.info.length);
+	EXPECT_EQ(1, self->m.info.num_pages);
+	EXPECT_EQ(1, self->m.info.num_segs);
+	EXPECT_EQ(p0, self->m.segs[0].addr);
+	EXPECT_EQ(PG, self->m.segs[0].len);
+	EXPECT_EQ(PG, self->m.info.best_pgsz);
+	EXPECT_EQ(1, self->m.info.num_blocks);
+	EXPECT_EQ(p0, self->m.blocks[0]);
+
+	ASSERT_EQ(0, dma_map(self->fd, b, PG, &self->m));
+	EXPECT_EQ(2, self->m.info.num_pages);
+	EXPECT_EQ(2, self->m.info.num_blocks);
+	EXPECT_EQ(p0, seg_addr(&self->m, 0));
+	EXPECT_EQ(p1, seg_addr(&self->m, PG));
+	EXPECT_EQ(p0, self->m.blocks[0]);
+	EXPECT_EQ(p1, self->m.blocks[1]);
+
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, a));
+	ASSERT_EQ(0, dma_map(self->fd, c, PG, &self->m));
+	EXPECT_EQ(p0, self->m.segs[0].addr) TH_LOG("the shared page moved");
+	EXPECT_EQ(p0, phys(p));
+	EXPECT_EQ(-ENOENT, dma_map(self->fd, a, PG, &self->m));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, b));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, c));
+	munmap(p, 2 * PG);
+}
+
+/*
+ * A transparent huge page: one 2 MB entry; 2 MB blocks when the MR's iova
+ * is 2 MB-aligned like the memory, 4 KB ones otherwise, none when only
+ * 2 MB is offered then; 4 KB blocks walk the page in order.
+ */
+TEST_F(dma_map, huge_page_best_size)
+{
+	char *area, *h = huge_page(&area);
+	__u64 base, i;
+	int mr, off;
+
+	if (!h) {
+		if (area != MAP_FAILED)
+			munmap(area, 2 * HUGE);
+		SKIP(return, "no transparent huge page here");
+	}
+	base = phys(h);
+	mr = reg_mr_at(self->fd, self->pd, h, HUGE, (uintptr_t)h);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG | HUGE, &self->m));
+	EXPECT_EQ(1, self->m.info.num_segs);
+	EXPECT_EQ(base, self->m.segs[0].addr);
+	EXPECT_EQ(HUGE, self->m.segs[0].len);
+	EXPECT_EQ(HUGE, self->m.info.best_pgsz);
+	EXPECT_EQ(1, self->m.info.num_blocks);
+	EXPECT_EQ(base, self->m.blocks[0]);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG, &self->m));
+	EXPECT_EQ(PG, self->m.info.best_pgsz);
+	EXPECT_EQ(HUGE / PG, self->m.info.num_blocks);
+	for (i = 0; i < HUGE / PG; i++)	/* the first wrong block only */
+		if (base + i * PG != self->m.blocks[i]) {
+			EXPECT_EQ(base + i * PG, self->m.blocks[i])
+				TH_LOG("block %llu", i);
+			break;
+		}
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+
+	/* the same memory at an iova 4 KB off a 2 MB boundary */
+	off = reg_mr_at(self->fd, self->pd, h, HUGE, 0x40000000ULL + PG);
+	ASSERT_LE(0, off);
+	ASSERT_EQ(0, dma_map(self->fd, off, PG | HUGE, &self->m));
+	EXPECT_EQ(0x40000000ULL + PG, self->m.info.iova);
+	EXPECT_EQ(PG, self->m.info.best_pgsz);
+	EXPECT_EQ(HUGE / PG, self->m.info.num_blocks);
+	ASSERT_EQ(0, dma_map(self->fd, off, HUGE, &self->m));
+	EXPECT_EQ(0, self->m.info.best_pgsz);
+	EXPECT_EQ(0, self->m.info.num_blocks);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, off));
+
+	/* the second half at a 2 MB iova: one 2 MB block holding it */
+	mr = reg_mr_at(self->fd, self->pd, h + HUGE / 2, HUGE / 2,
+		       0x40000000ULL + HUGE / 2);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG | HUGE, &self->m));
+	EXPECT_EQ(HUGE, self->m.info.best_pgsz);
+	EXPECT_EQ(1, self->m.info.num_blocks);
+	EXPECT_EQ(base, self->m.blocks[0]) TH_LOG("the block is the huge page");
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(area, 2 * HUGE);
+}
+
+/*
+ * The first half of one huge page followed, in virtual memory, by the
+ * second half of another: at an iova that keeps every page's offset in a
+ * 2 MB block, but the break in physical memory falls mid-block, so 2 MB
+ * blocks would map the second half to the wrong memory: 4 KB blocks.
+ */
+TEST_F(dma_map, physical_break_inside_a_huge_block)
+{
+	char *a1, *a2, *h1 = huge_page(&a1), *h2 = huge_page(&a2);
+	__u64 p1, p2, i;
+	int mr;
+
+	if (!h1 || !h2) {
+		if (a1 != MAP_FAILED)
+			munmap(a1, 2 * HUGE);
+		if (a2 != MAP_FAILED)
+			munmap(a2, 2 * HUGE);
+		SKIP(return, "no two transparent huge pages here");
+	}
+	p1 = phys(h1);
+	p2 = phys(h2);
+	ASSERT_NE(MAP_FAILED, mremap(h2 + HUGE / 2, HUGE / 2, HUGE / 2,
+				     MREMAP_MAYMOVE | MREMAP_FIXED,
+				     h1 + HUGE / 2));
+	ASSERT_EQ(p2 + HUGE / 2, phys(h1 + HUGE / 2));
+	mr = reg_mr_at(self->fd, self->pd, h1, HUGE, 0x40000000ULL);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG | HUGE, &self->m));
+	EXPECT_EQ(PG, self->m.info.best_pgsz);
+	EXPECT_EQ(HUGE / PG, self->m.info.num_blocks);
+	ASSERT_EQ(2, self->m.info.num_segs);
+	EXPECT_EQ(p1, self->m.segs[0].addr);
+	EXPECT_EQ(HUGE / 2, self->m.segs[0].len);
+	EXPECT_EQ(p2 + HUGE / 2, self->m.segs[1].addr);
+	EXPECT_EQ(HUGE / 2, self->m.segs[1].len);
+	for (i = 0; i < HUGE / PG; i++)	/* the first wrong block only */
+		if (phys(h1 + i * PG) != self->m.blocks[i]) {
+			EXPECT_EQ(phys(h1 + i * PG), self->m.blocks[i])
+				TH_LOG("block %llu", i);
+			break;
+		}
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(a1, 2 * HUGE);
+	munmap(a2, 2 * HUGE);
+}
+
+/*
+ * @n written pages, every other one of 2 * @n (mremap() moves pages, not
+ * their contents): whether the allocator handed the 2 * @n out in rising
+ * or falling order, no page follows its predecessor in physical memory.
+ */
+static char *every_other(size_t n)
+{
+	char *a = touched(2 * n), *b;
+	size_t i;
+
+	if (a == MAP_FAILED)
+		return a;
+	b = mmap(NULL, n * PG, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (i = 0; b != MAP_FAILED && i < n; i++)
+		if (mremap(a + 2 * i * PG, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED,
+			   b + i * PG) == MAP_FAILED)
+			return MAP_FAILED;
+	munmap(a, 2 * n * PG);
+	return b;
+}
+
+/*
+ * Pages scattered in physical memory: the entries are the runs pagemap
+ * shows, and where a run breaks at an address that is not 64 KB-aligned,
+ * nothing bigger than a page fits (64 KB or 2 MB offered too); 2 MB alone
+ * fits nothing.
+ */
+TEST_F(dma_map, scattered_pages_have_no_big_blocks)
+{
+	const size_t n = 16;
+	char *p = every_other(n);
+	size_t i, runs = 1, odd_break = 0;
+	int mr;
+
+	ASSERT_NE(MAP_FAILED, p);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ((char)(2 * i), p[i * PG]);
+	for (i = 1; i < n; i++)
+		if (phys(p + i * PG) != phys(p + (i - 1) * PG) + PG) {
+			runs++;
+			odd_break |= (uintptr_t)(p + i * PG) % (64 * 1024);
+		}
+	mr = reg_mr_at(self->fd, self->pd, p, n * PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG | 64 * 1024 | HUGE, &self->m));
+	EXPECT_EQ(runs, self->m.info.num_segs);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(phys(p + i * PG), seg_addr(&self->m, i * PG)) TH_LOG("page %zu", i);
+		EXPECT_EQ(phys(p + i * PG), self->m.blocks[i]) TH_LOG("block %zu", i);
+	}
+	if (odd_break) {
+		EXPECT_EQ(PG, self->m.info.best_pgsz);
+		EXPECT_EQ(n, self->m.info.num_blocks);
+	}
+	ASSERT_EQ(0, dma_map(self->fd, mr, HUGE, &self->m));
+	EXPECT_EQ(0, self->m.info.best_pgsz);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, n * PG);
+	if (!odd_break)
+		SKIP(return, "the pages broke only at 64 KB boundaries");
+}
+
+OVBTEST_UNLOAD_FIXTURE()
+
+TEST_HARNESS_MAIN
