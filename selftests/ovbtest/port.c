@@ -34,6 +34,14 @@ MODULE_PARM_DESC(ib_speed, "active speed of the InfiniBand port (enum ib_speed)"
 static bool opa;
 module_param(opa, bool, 0444);
 MODULE_PARM_DESC(opa, "the InfiniBand port is an OPA port (32-bit LIDs)");
+/*
+ * efa's kind of port: no core capability flags at all (no IB, RoCE or
+ * iWARP protocol, no MADs, no CM) and an unspecified link layer, fixed
+ * at load; it keeps the IB port's one GID (from query_gid) and LIDs.
+ */
+static bool bare;
+module_param(bare, bool, 0444);
+MODULE_PARM_DESC(bare, "the InfiniBand port has no capability flags and an unspecified link layer");
 static uint ib_lid = 1;
 module_param(ib_lid, uint, 0644);
 MODULE_PARM_DESC(ib_lid, "LID of the InfiniBand port");
@@ -77,7 +85,7 @@ static const struct ovbtest_port_desc *ovbtest_port(u32 port)
 
 static bool ovbtest_port_up(struct ovbtest_dev *dev, u32 port)
 {
-	if (ovbtest_port(port)->link_layer == IB_LINK_LAYER_INFINIBAND)
+	if (port == OVBTEST_PORT_IB)
 		return true;
 	return netif_running(dev->ndev) && netif_carrier_ok(dev->ndev);
 }
@@ -116,6 +124,8 @@ static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
 	immutable->core_cap_flags = desc->core_cap_flags;
 	if (port == OVBTEST_PORT_IB && opa)
 		immutable->core_cap_flags |= RDMA_CORE_CAP_OPA_AH;
+	if (port == OVBTEST_PORT_IB && bare)
+		immutable->core_cap_flags = 0;
 	immutable->max_mad_size = 0;
 	return 0;
 }
@@ -123,6 +133,8 @@ static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
 static enum rdma_link_layer ovbtest_get_link_layer(struct ib_device *ibdev,
 						   u32 port)
 {
+	if (port == OVBTEST_PORT_IB && bare)
+		return IB_LINK_LAYER_UNSPECIFIED;
 	return ovbtest_port(port)->link_layer;
 }
 
