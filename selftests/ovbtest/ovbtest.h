@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ovbtest: a test-only RDMA device without hardware.  It serves user
- * contexts, PDs, CQs (nothing ever completes on them), MRs over pinned user
- * memory (re-registered in place or as a new MR, as mlx5), UD and RC QPs
- * without a data path, InfiniBand multicast groups with rdmavt's rules,
- * mmap'able pages per context (cached, and write-combining and non-cached
- * over a PCI BAR when there is one), a driver-defined copy channel object
- * whose COPY method moves bytes between two of the caller's MRs, as a
- * loopback HCA's RDMA WRITE would, an object whose destroy can fail, and
- * QP, SRQ and WQ async events raised when a test asks (async.c).
+ * contexts, PDs, CQs (nothing completes on them but what a test pushes,
+ * opa.c), MRs over pinned user memory (re-registered in place or as a new
+ * MR, as mlx5), UD and RC QPs without a data path, IB_QPT_DRIVER QPs of
+ * efa's and mlx5's kinds (drv_qp.c), InfiniBand multicast groups with
+ * rdmavt's rules, mmap'able pages per context (cached, and write-combining
+ * and non-cached over a PCI BAR when there is one), a driver-defined copy
+ * channel object whose COPY method moves bytes between two of the
+ * caller's MRs, as a loopback HCA's RDMA WRITE would, an object whose
+ * destroy can fail, and QP, SRQ and WQ async events raised when a test
+ * asks (async.c).
  * It implements disassociate_ucontext, so it can be unloaded while users
  * hold objects.  Destroys check the context their udata names (udata.c).
  */

@@ -3,8 +3,11 @@
  * ovbtest: the two ports, as a multi-port device with one port of each
  * link layer has them (mlx4 with an IB and an Ethernet port; mlx5,
  * irdma, qedr for the Ethernet one):
- *  1. InfiniBand: LID 1, SM LID 1, one GID (the node GUID's link-local
- *     one, from query_gid), no MADs (no SMI, SA or CM to serve).
+ *  1. InfiniBand: LID 1, SM LID 1 (parameters ib_lid, ib_sm_lid), one
+ *     GID (the node GUID's link-local one, from query_gid), no MADs (no
+ *     SMI, SA or CM to serve).  Loaded with opa=1 it is an OPA port
+ *     (hfi1: RDMA_CORE_CAP_OPA_AH, 32-bit LIDs; opa.c), with bare=1 a
+ *     port without capability flags or link layer (efa).
  *  2. Ethernet (RoCE v1 and v2): no LIDs, a GID table ib_core's cache
  *     fills from the bound netdev (netdev.c); the port is active while
  *     the netdev runs.
