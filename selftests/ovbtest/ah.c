@@ -39,6 +39,8 @@ static void ovbtest_av_fill(struct ovbtest_av_info *av,
 		memcpy(av->dmac, attr->roce.dmac, sizeof(av->dmac));
 	else
 		av->dlid = rdma_ah_get_dlid(attr);
+	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE)
+		av->dlid32 = ovbtest_opa_dlid(attr);
 	if (!(attr->ah_flags & IB_AH_GRH))
 		return;
 	memcpy(av->dgid, grh->dgid.raw, sizeof(av->dgid));
@@ -78,8 +80,8 @@ static int ovbtest_create_ah(struct ib_ah *ibah,
 	struct ovbtest_av_info av;
 	int ret;
 
-	/* as rdmavt: an IB AH without a GRH needs a destination LID */
-	if (attr->type == RDMA_AH_ATTR_TYPE_IB &&
+	/* as rdmavt: an IB or OPA AH without a GRH needs a destination LID */
+	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE &&
 	    !(attr->ah_flags & IB_AH_GRH) && !rdma_ah_get_dlid(attr))
 		return -EINVAL;
 	ovbtest_av_record(attr, OVBTEST_AV_CREATE_AH, 0, &av);

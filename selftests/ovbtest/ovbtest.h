@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ovbtest: a test-only RDMA device without hardware.  It serves user
- * contexts, PDs, CQs (nothing ever completes on them), MRs over pinned user
- * memory (re-registered in place or as a new MR, as mlx5), UD and RC QPs
- * without a data path, InfiniBand multicast groups with rdmavt's rules,
- * mmap'able pages per context (cached, and write-combining and non-cached
- * over a PCI BAR when there is one), a driver-defined copy channel object
- * whose COPY method moves bytes between two of the caller's MRs, as a
- * loopback HCA's RDMA WRITE would, an object whose destroy can fail, and
- * QP, SRQ and WQ async events raised when a test asks (async.c).
+ * contexts, PDs, CQs (nothing completes on them but what a test pushes,
+ * opa.c), MRs over pinned user memory (re-registered in place or as a new
+ * MR, as mlx5), UD and RC QPs without a data path, IB_QPT_DRIVER QPs of
+ * efa's and mlx5's kinds (drv_qp.c), InfiniBand multicast groups with
+ * rdmavt's rules, mmap'able pages per context (cached, and write-combining
+ * and non-cached over a PCI BAR when there is one), a driver-defined copy
+ * channel object whose COPY method moves bytes between two of the
+ * caller's MRs, as a loopback HCA's RDMA WRITE would, an object whose
+ * destroy can fail, and QP, SRQ and WQ async events raised when a test
+ * asks (async.c).
  * It implements disassociate_ucontext, so it can be unloaded while users
  * hold objects.  Destroys check the context their udata names (udata.c).
  */
@@ -120,6 +122,10 @@ struct ovbtest_cq {
 	u32 irq_flags;
 	u64 irq_period_ns;
 	u64 irq_fired;			/* read with the timer stopped */
+	/* opa.c: one completion a test pushed, until polled */
+	spinlock_t wc_lock;
+	bool wc_pending;
+	struct ib_wc wc;
 };
 
 /* What modify_qp set and query_qp reports; no queues, no data path. */
@@ -139,6 +145,7 @@ struct ovbtest_qp {
 	struct ib_qp_cap cap;
 	enum ib_sig_type sq_sig_type;
 	struct rdma_ah_attr av;		/* IB_QP_AV, without its sgid_attr */
+	u32 drv_type;			/* IB_QPT_DRIVER: its sub-type (drv_qp.c) */
 	unsigned int n_mcast;		/* groups it is a member of (mcast_lock) */
 	/* the last posts (post.c), under post_lock */
 	spinlock_t post_lock;
@@ -257,6 +264,13 @@ u64 ovbtest_mmap_read(struct ovbtest_mmap_page *p);
 /* qp.c */
 extern const struct ib_device_ops ovbtest_qp_ops;
 
+/* drv_qp.c: IB_QPT_DRIVER QPs, their sub-type from the create udata */
+int ovbtest_drv_qp_create(struct ovbtest_qp *qp, struct ib_qp_init_attr *init,
+			  struct ib_udata *udata);
+int ovbtest_drv_qp_respond(struct ovbtest_qp *qp,
+			   const struct ib_qp_init_attr *init,
+			   struct ib_udata *udata);
+
 /* mcast.c */
 extern const struct ib_device_ops ovbtest_mcast_ops;
 void ovbtest_mcast_init(struct ovbtest_dev *dev);
@@ -327,6 +341,13 @@ extern const struct ib_device_ops ovbtest_flow_ops;
 extern const struct uapi_definition ovbtest_flow_uapi_defs[];
 /* async.c: QP, SRQ and WQ events on request */
 extern const struct uapi_definition ovbtest_async_uapi_defs[];
+
+/* opa.c: OPA LIDs; completions a test pushes onto a CQ */
+extern const struct uapi_definition ovbtest_opa_uapi_defs[];
+u32 ovbtest_opa_dlid(const struct rdma_ah_attr *attr);
+void ovbtest_wc_cq_init(struct ovbtest_cq *cq);
+int ovbtest_wc_poll(struct ovbtest_cq *cq, int num_entries, struct ib_wc *wc);
+void ovbtest_wc_forget_qp(struct ib_qp *qp);
 
 /* post.c */
 extern const struct ib_device_ops ovbtest_post_ops;

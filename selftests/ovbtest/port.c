@@ -3,8 +3,11 @@
  * ovbtest: the two ports, as a multi-port device with one port of each
  * link layer has them (mlx4 with an IB and an Ethernet port; mlx5,
  * irdma, qedr for the Ethernet one):
- *  1. InfiniBand: LID 1, SM LID 1, one GID (the node GUID's link-local
- *     one, from query_gid), no MADs (no SMI, SA or CM to serve).
+ *  1. InfiniBand: LID 1, SM LID 1 (parameters ib_lid, ib_sm_lid), one
+ *     GID (the node GUID's link-local one, from query_gid), no MADs (no
+ *     SMI, SA or CM to serve).  Loaded with opa=1 it is an OPA port
+ *     (hfi1: RDMA_CORE_CAP_OPA_AH, 32-bit LIDs; opa.c), with bare=1 a
+ *     port without capability flags or link layer (efa).
  *  2. Ethernet (RoCE v1 and v2): no LIDs, a GID table ib_core's cache
  *     fills from the bound netdev (netdev.c); the port is active while
  *     the netdev runs.
@@ -26,6 +29,29 @@ static ushort ib_speed = IB_SPEED_SDR;
 module_param(ib_speed, ushort, 0644);
 MODULE_PARM_DESC(ib_speed, "active speed of the InfiniBand port (enum ib_speed)");
 
+/*
+ * hfi1's kind of port (opa.c): the InfiniBand port with
+ * RDMA_CORE_CAP_OPA_AH, fixed at load; its LIDs settable, 32 bits when
+ * it is OPA (an IB port's must fit 16: ib_core WARNs otherwise).
+ */
+static bool opa;
+module_param(opa, bool, 0444);
+MODULE_PARM_DESC(opa, "the InfiniBand port is an OPA port (32-bit LIDs)");
+/*
+ * efa's kind of port: no core capability flags at all (no IB, RoCE or
+ * iWARP protocol, no MADs, no CM) and an unspecified link layer, fixed
+ * at load; it keeps the IB port's one GID (from query_gid) and LIDs.
+ */
+static bool bare;
+module_param(bare, bool, 0444);
+MODULE_PARM_DESC(bare, "the InfiniBand port has no capability flags and an unspecified link layer");
+static uint ib_lid = 1;
+module_param(ib_lid, uint, 0644);
+MODULE_PARM_DESC(ib_lid, "LID of the InfiniBand port");
+static uint ib_sm_lid = 1;
+module_param(ib_sm_lid, uint, 0644);
+MODULE_PARM_DESC(ib_sm_lid, "SM LID of the InfiniBand port");
+
 struct ovbtest_port_desc {
 	enum rdma_link_layer link_layer;
 	u32 core_cap_flags;
@@ -41,8 +67,7 @@ static const struct ovbtest_port_desc ovbtest_ports[OVBTEST_NUM_PORTS] = {
 		.link_layer = IB_LINK_LAYER_INFINIBAND,
 		.core_cap_flags = RDMA_CORE_CAP_PROT_IB,
 		.gid_tbl_len = 1,
-		.lid = 1,
-		.sm_lid = 1,
+		/* LID and SM LID: ib_lid, ib_sm_lid */
 		.mtu = IB_MTU_4096,
 	},
 	[OVBTEST_PORT_ROCE - 1] = {
@@ -63,7 +88,7 @@ static const struct ovbtest_port_desc *ovbtest_port(u32 port)
 
 static bool ovbtest_port_up(struct ovbtest_dev *dev, u32 port)
 {
-	if (ovbtest_port(port)->link_layer == IB_LINK_LAYER_INFINIBAND)
+	if (port == OVBTEST_PORT_IB)
 		return true;
 	return netif_running(dev->ndev) && netif_carrier_ok(dev->ndev);
 }
@@ -81,8 +106,9 @@ static int ovbtest_query_port(struct ib_device *ibdev, u32 port,
 	attr->active_mtu = desc->mtu;
 	attr->gid_tbl_len = desc->gid_tbl_len;
 	attr->pkey_tbl_len = 1;
-	attr->lid = desc->lid;
-	attr->sm_lid = desc->sm_lid;
+	attr->lid = port == OVBTEST_PORT_IB ? READ_ONCE(ib_lid) : desc->lid;
+	attr->sm_lid = port == OVBTEST_PORT_IB ? READ_ONCE(ib_sm_lid) :
+						 desc->sm_lid;
 	attr->port_cap_flags = desc->port_cap_flags;
 	attr->max_msg_sz = OVBTEST_COPY_MAX;
 	attr->active_width = IB_WIDTH_1X;
@@ -99,6 +125,10 @@ static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
 	immutable->pkey_tbl_len = 1;
 	immutable->gid_tbl_len = desc->gid_tbl_len;
 	immutable->core_cap_flags = desc->core_cap_flags;
+	if (port == OVBTEST_PORT_IB && opa)
+		immutable->core_cap_flags |= RDMA_CORE_CAP_OPA_AH;
+	if (port == OVBTEST_PORT_IB && bare)
+		immutable->core_cap_flags = 0;
 	immutable->max_mad_size = 0;
 	return 0;
 }
@@ -106,6 +136,8 @@ static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
 static enum rdma_link_layer ovbtest_get_link_layer(struct ib_device *ibdev,
 						   u32 port)
 {
+	if (port == OVBTEST_PORT_IB && bare)
+		return IB_LINK_LAYER_UNSPECIFIED;
 	return ovbtest_port(port)->link_layer;
 }
 

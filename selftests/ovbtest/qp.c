@@ -8,7 +8,8 @@
  * recorded as ah.c records an AH's, with the MAC ib_core resolved on the
  * RoCE port, and must name the QP's port.  The QP numbers start at 2: 0 and 1 are the SMI
  * and GSI QPs of an InfiniBand port, which rdmavt never lets attach to a
- * multicast group.
+ * multicast group.  IB_QPT_DRIVER QPs take their sub-type from the create
+ * udata (drv_qp.c) and follow UD's state machine.
  */
 #include "ovbtest.h"
 
@@ -29,7 +30,7 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 {
 	struct ovbtest_dev *dev = to_odev(ibqp->device);
 	struct ovbtest_qp *qp = to_oqp(ibqp);
-	int qpn;
+	int qpn, ret;
 
 	/*
 	 * No kernel verbs: a kernel QP would expect a data path.  ib_core
@@ -40,12 +41,18 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 		return -EOPNOTSUPP;
 	if (init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_RC &&
 	    init->qp_type != IB_QPT_XRC_INI && init->qp_type != IB_QPT_XRC_TGT &&
+	    init->qp_type != IB_QPT_DRIVER &&
 	    !(init->qp_type == IB_QPT_RAW_PACKET && init->rwq_ind_tbl))
 		return -EOPNOTSUPP;
 	if (init->qp_type == IB_QPT_XRC_TGT && !init->xrcd)
 		return -EINVAL;
-	if (init->create_flags || init->srq)
+	if (init->qp_type == IB_QPT_DRIVER) {
+		ret = ovbtest_drv_qp_create(qp, init, udata);
+		if (ret)
+			return ret;
+	} else if (init->create_flags || init->srq) {
 		return -EOPNOTSUPP;
+	}
 	/* RSS as mlx5: a RAW_PACKET QP over a table (wq.c), receive only */
 	if (init->rwq_ind_tbl &&
 	    (init->qp_type != IB_QPT_RAW_PACKET || init->cap.max_send_wr))
@@ -72,6 +79,15 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 	qp->sq_sig_type = init->sq_sig_type;
 	qp->owner = ovbtest_udata_owner(udata);
 	ibqp->qp_num = qpn;
+	if (init->qp_type == IB_QPT_DRIVER) {
+		ret = ovbtest_drv_qp_respond(qp, init, udata);
+		if (ret) {
+			mutex_destroy(&qp->lock);
+			ida_free(&dev->qpn_ida, qpn);
+			atomic_dec(&dev->live.qps);
+			return ret;
+		}
+	}
 	return 0;
 }
 
@@ -102,6 +118,9 @@ static int ovbtest_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	struct ovbtest_qp *qp = to_oqp(ibqp);
 	struct ovbtest_udata_ex_cmd cmd;
 	enum ib_qp_state cur, next;
+	/* ib_core's state table has no column for IB_QPT_DRIVER */
+	enum ib_qp_type sm_type = ibqp->qp_type == IB_QPT_DRIVER ?
+				  IB_QPT_UD : ibqp->qp_type;
 	int ret;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
@@ -117,7 +136,7 @@ static int ovbtest_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	ret = -EINVAL;
-	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
+	if (!ib_modify_qp_is_ok(cur, next, sm_type, mask))
 		goto out;
 	ret = ovbtest_qp_attr_ok(ibqp, attr, mask);
 	if (ret)
@@ -146,6 +165,8 @@ static int ovbtest_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 		qp->av = attr->ah_attr;
 		qp->av.grh.sgid_attr = NULL;
+		/* hfi1: an OPA GID carries the 32-bit LID (opa.c) */
+		rdma_ah_set_dlid(&qp->av, ovbtest_opa_dlid(&qp->av));
 		ovbtest_av_record(&attr->ah_attr, OVBTEST_AV_MODIFY_QP,
 				  ibqp->qp_num, &av);
 	}
@@ -202,6 +223,7 @@ static int ovbtest_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct ovbtest_qp *qp = to_oqp(ibqp);
 
 	ovbtest_udata_check(qp->owner, udata);
+	ovbtest_wc_forget_qp(ibqp);
 	ovbtest_mcast_drop_qp(qp);
 	mutex_destroy(&qp->lock);
 	ida_free(&dev->qpn_ida, ibqp->qp_num);

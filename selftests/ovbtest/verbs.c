@@ -166,6 +166,7 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 	ibcq->cqe = attr->cqe;
 	to_ocq(ibcq)->owner = ovbtest_udata_owner(udata);
 	ovbtest_irq_cq_init(to_ocq(ibcq));
+	ovbtest_wc_cq_init(to_ocq(ibcq));
 	atomic_inc(&to_odev(ibcq->device)->live.cqs);
 	return 0;
 }
@@ -179,11 +180,11 @@ static int ovbtest_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
-/* Nothing ever completes. */
+/* Nothing completes but what a test pushed (opa.c). */
 static int ovbtest_poll_cq(struct ib_cq *ibcq, int num_entries,
 			   struct ib_wc *wc)
 {
-	return 0;
+	return ovbtest_wc_poll(to_ocq(ibcq), num_entries, wc);
 }
 
 /* Armed or not, no completion will come: none was missed either. */

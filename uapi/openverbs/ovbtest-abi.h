@@ -644,6 +644,7 @@ struct ovbtest_av_info {
 	__u8 gid_type;
 	__u16 reserved;
 	__u32 ndev_ifindex;
+	__u32 dlid32;		/* the whole DLID (OPA: 32 bits, opa.c) */
 };
 
 /*
@@ -933,6 +934,93 @@ struct ovbtest_cq_irq {
 	__u32 period_ns;	/* at least 1000 */
 	__u32 flags;		/* enum ovbtest_cq_irq_flags, not 0 */
 	__u32 reserved;		/* 0 */
+};
+
+/*
+ * IB_QPT_DRIVER QPs (selftests/ovbtest/drv_qp.c; test:
+ * selftests/uverbs_ovbtest_drv_qp.c), as efa's SRD and mlx5's DC QPs: the
+ * create udata names the sub-type.  The request is read as efa reads its
+ * own: EINVAL when udata->inlen does not reach driver_qp_type, when bytes
+ * past the struct are not zero or comp_mask is set; EOPNOTSUPP for an
+ * unknown sub-type.  Each sub-type has the driver's own requirements
+ * (ib_uverbs checks none of them for IB_QPT_DRIVER):
+ *  - SRD (efa): no SRQ, no create flags (EOPNOTSUPP);
+ *  - DCI (mlx5's DC initiator): send only (receive caps: EINVAL), no
+ *    SRQ (EINVAL), any create flags ib_uverbs hands over, kept;
+ *  - DCT (mlx5's DC target): receives on an SRQ (EINVAL without one), no
+ *    send queue (send caps: EINVAL), no create flags (EINVAL).
+ * The three follow UD's state machine (ib_modify_qp_is_ok() with
+ * IB_QPT_UD, as efa checks SRD's transitions).  The response reports what
+ * reached the driver, cut to udata->outlen.
+ */
+#define OVBTEST_QPT_DRIVER		0xff	/* IB_UVERBS_QPT_DRIVER */
+
+enum ovbtest_drv_qp_type {
+	OVBTEST_DRV_QPT_SRD = 1,
+	OVBTEST_DRV_QPT_DCI,
+	OVBTEST_DRV_QPT_DCT,
+};
+
+struct ovbtest_drv_qp_cmd {
+	__u32 driver_qp_type;		/* enum ovbtest_drv_qp_type */
+	__u32 comp_mask;		/* 0 */
+};
+
+enum ovbtest_drv_qp_seen {
+	OVBTEST_DRV_QP_PD = 1 << 0,
+	OVBTEST_DRV_QP_SEND_CQ = 1 << 1,
+	OVBTEST_DRV_QP_RECV_CQ = 1 << 2,
+	OVBTEST_DRV_QP_SAME_CQ = 1 << 3,	/* send_cq == recv_cq */
+	OVBTEST_DRV_QP_SRQ = 1 << 4,
+	OVBTEST_DRV_QP_SIG_ALL = 1 << 5,	/* sq_sig_type IB_SIGNAL_ALL_WR */
+};
+
+struct ovbtest_drv_qp_resp {
+	__u32 driver_qp_type;
+	__u32 qp_type;			/* init_attr->qp_type */
+	__u32 seen;			/* enum ovbtest_drv_qp_seen */
+	__u32 create_flags;		/* init_attr->create_flags */
+	__u32 max_send_wr;		/* init_attr->cap */
+	__u32 max_recv_wr;
+	__u32 max_send_sge;
+	__u32 max_recv_sge;
+	__u32 max_inline_data;
+	__u32 qpn;
+	__u32 inlen;			/* udata->inlen */
+	__u32 outlen;			/* udata->outlen */
+};
+
+/*
+ * An OPA port (hfi1's kind; selftests/ovbtest/opa.c; test:
+ * selftests/uverbs_ovbtest_opa.c).  Loaded with opa=1, the InfiniBand port
+ * has RDMA_CORE_CAP_OPA_AH (no MAD capabilities: nothing serves MADs),
+ * and its LID and SM LID are the module parameters ib_lid and ib_sm_lid
+ * (writable, 32 bits; without opa=1 they must fit 16).  An address vector
+ * of the OPA type with a GRH whose destination GID carries an extended
+ * LID (ib_is_opa_gid()) gets that LID as its DLID, as hfi1 makes one.
+ * A method added to the standard CQ object queues one completion of a
+ * QP whose send or receive CQ it is, with the LIDs given; the next poll
+ * returns it.  Destroying the QP drops it, as a driver cleans its CQs.
+ */
+enum ovbtest_cq_push_methods {
+	OVBTEST_METHOD_CQ_PUSH_WC = OVBTEST_NS + 1,
+};
+
+enum ovbtest_cq_push_wc_attrs {
+	OVBTEST_ATTR_CQ_PUSH_WC_CQ = OVBTEST_ATTR_NS,	/* IDR CQ, WRITE */
+	OVBTEST_ATTR_CQ_PUSH_WC_QP,			/* IDR QP, READ */
+	OVBTEST_ATTR_CQ_PUSH_WC_ARGS,			/* PTR_IN ovbtest_push_wc */
+};
+
+struct ovbtest_push_wc {
+	__aligned_u64 wr_id;
+	__u32 slid;		/* wc->slid, 32 bits */
+	__u32 src_qp;
+	__u8 port_num;		/* a port of the device */
+	__u8 sl;
+	__u8 dlid_path_bits;
+	__u8 reserved;		/* 0 */
+	__u32 reserved2;	/* 0 */
 };
 
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */

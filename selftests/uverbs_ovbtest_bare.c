@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A port with no core capability flags and an unspecified link layer
+ * (efa's kind) on the test HCA: ovbtest.ko loaded with bare=1 makes its
+ * InfiniBand port so (selftests/ovbtest/port.c), and each case runs again
+ * on the plain IB port (bare=0) for the contrast.  Raw calls on whichever
+ * ib_uverbs is loaded:
+ *  - QUERY_PORT (write() and ioctl): link_layer 0 (unspecified), no
+ *    GRH-required flag, the driver's LIDs;
+ *  - QUERY_GID_TABLE and QUERY_GID_ENTRY: the one GID ib_core cached from
+ *    query_gid, of type IB, no netdev;
+ *  - CREATE_AH (write(), INVOKE_WRITE) and MODIFY_QP: the driver gets an
+ *    address vector of no type (RDMA_AH_ATTR_TYPE_UNDEFINED) and so no
+ *    DLID, the GRH with its source GID; QUERY_QP gives DLID 0 back;
+ *  - ATTACH_MCAST: ib_core checks MLIDs on InfiniBand link layers only.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ovbtest_lib.h"
+#include "qp_abi.h"
+
+#define P_IB		OVBTEST_PORT_IB
+#define P_ROCE		OVBTEST_PORT_ROCE
+/* enum rdma_ah_attr_type, enum rdma_link_layer */
+#define AH_TYPE_UNDEFINED 0
+#define AH_TYPE_IB	1
+#define LL_UNSPECIFIED	0
+#define LL_IB		1
+#define LL_ETH		2
+#define GRH_REQUIRED	IB_UVERBS_QPF_GRH_REQUIRED
+
+/* ------------------------------------------------------------ QUERY_PORT */
+
+static int query_port_write(int fd, __u8 port,
+			    struct ib_uverbs_query_port_resp *resp)
+{
+	struct ib_uverbs_query_port req = {
+		.response = (uintptr_t)resp,
+		.port_num = port,
+	};
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_PORT, &req,
+			      sizeof(req), sizeof(*resp));
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static int query_port_ioctl(int fd, __u8 port,
+			    struct ib_uverbs_query_port_resp_ex *resp)
+{
+	struct ioc c;
+
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+	ioc_const(&c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, port);
+	ioc_out(&c, UVERBS_ATTR_QUERY_PORT_RESP, resp, sizeof(*resp));
+	return ioc_call(fd, &c);
+}
+
+/* ----------------------------------------------------------- AVs and QPs */
+
+static struct ib_uverbs_ah_attr ah_attr(__u16 dlid, const __u8 *dgid)
+{
+	struct ib_uverbs_ah_attr a = {
+		.dlid = dlid,
+		.sl = 5,
+		.src_path_bits = 0x3,
+		.port_num = P_IB,
+	};
+
+	if (dgid) {
+		a.is_global = 1;
+		memcpy(a.grh.dgid, dgid, 16);
+		a.grh.hop_limit = 64;
+	}
+	return a;
+}
+
+struct ah_resp {
+	struct ib_uverbs_create_ah_resp core;
+	struct ovbtest_av_info drv;
+} __attribute__((packed));
+
+/* CREATE_AH by write() or INVOKE_WRITE; the handle or -errno. */
+static int create_ah(int fd, __u32 pd, struct ib_uverbs_ah_attr attr,
+		     int by_ioctl, struct ovbtest_av_info *av)
+{
+	struct ah_resp resp;
+	struct ib_uverbs_create_ah req = {
+		.response = (uintptr_t)&resp,
+		.user_handle = 0xa4,
+		.pd_handle = pd,
+		.attr = attr,
+	};
+	struct ioc c;
+	int ret;
+
+	memset(&resp, 0xa5, sizeof(resp));
+	if (!by_ioctl) {
+		ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_AH, &req,
+			      sizeof(req), sizeof(resp));
+	} else {
+		ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
+				 UVERBS_METHOD_INVOKE_WRITE);
+		ioc_const(&c, UVERBS_ATTR_WRITE_CMD,
+			  IB_USER_VERBS_CMD_CREATE_AH);
+		ioc_in(&c, UVERBS_ATTR_CORE_IN, &req, sizeof(req));
+		ioc_out(&c, UVERBS_ATTR_CORE_OUT, &resp.core,
+			sizeof(resp.core));
+		ioc_out(&c, UVERBS_ATTR_UHW_OUT, &resp.drv, sizeof(resp.drv));
+		ret = ioc_call(fd, &c);
+	}
+	memcpy(av, &resp.drv, sizeof(*av));
+	return ret < 0 ? ret : (int)resp.core.ah_handle;
+}
+
+static int destroy_ah(int fd, __u32 ah)
+{
+	struct ib_uverbs_destroy_ah req = { .ah_handle = ah };
+	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_AH, &req,
+			      sizeof(req), 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+static int last_av(int fd, struct ovbtest_av_info *av)
+{
+	struct ioc c;
+
+	memset(av, 0xa5, sizeof(*av));
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_AV);
+	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_AV_INFO, av, sizeof(*av));
+	return ioc_call(fd, &c);
+}
+
+/* An RC QP to INIT, then to RTR with @av. */
+static int rc_to_rtr(int fd, __u32 qp, struct ib_uverbs_ah_attr av)
+{
+	struct ib_uverbs_modify_qp init = {
+		.qp_handle = qp,
+		.attr_mask = QP_STATE | QP_PKEY_INDEX | QP_PORT |
+			     QP_ACCESS_FLAGS,
+		.qp_state = QPS_INIT,
+		.port_num = P_IB,
+	};
+	struct ib_uverbs_modify_qp rtr = {
+		.qp_handle = qp,
+		.attr_mask = QP_STATE | QP_AV | QP_PATH_MTU | QP_DEST_QPN |
+			     QP_RQ_PSN | QP_MAX_DEST_RD_ATOMIC |
+			     QP_MIN_RNR_TIMER,
+		.qp_state = QPS_RTR,
+		.path_mtu = 3,
+		.dest_qp_num = 0x42,
+		.rq_psn = 1,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 1,
+	};
+	int ret = raw_modify_qp(fd, &init);
+
+	rtr.dest.dlid = av.dlid;
+	rtr.dest.sl = av.sl;
+	rtr.dest.src_path_bits = av.src_path_bits;
+	rtr.dest.is_global = av.is_global;
+	rtr.dest.port_num = av.port_num;
+	memcpy(rtr.dest.dgid, av.grh.dgid, 16);
+	rtr.dest.hop_limit = av.grh.hop_limit;
+	return ret ?: raw_modify_qp(fd, &rtr);
+}
+
+static int query_qp_dest(int fd, __u32 qp, struct ib_uverbs_qp_dest *dest)
+{
+	struct ib_uverbs_query_qp_resp resp;
+	struct ib_uverbs_query_qp req = {
+		.response = (uintptr_t)&resp,
+		.qp_handle = qp,
+		.attr_mask = QP_STATE | QP_AV,
+	};
+	ssize_t ret;
+
+	memset(&resp, 0xa5, sizeof(resp));
+	ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_QP, &req, sizeof(req),
+		      sizeof(resp));
+	*dest = resp.dest;
+	return ret < 0 ? (int)ret : 0;
+}
+
+static int gid_table(int fd, struct ib_uverbs_gid_entry *e, size_t max)
+{
+	__u64 n = 0;
+	struct ioc c;
+	int ret;
+
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+	ioc_const(&c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*e));
+	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, e,
+		max * sizeof(*e));
+	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &n,
+		sizeof(n));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)n;
+}
+
+static int gid_entry(int fd, __u32 port, __u32 index,
+		     struct ib_uverbs_gid_entry *e)
+{
+	struct ioc c;
+
+	memset(e, 0xa5, sizeof(*e));
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
+	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port);
+	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, index);
+	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
+	ioc_out(&c, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, e, sizeof(*e));
+	return ioc_call(fd, &c);
+}
+
+static int mcast(int fd, __u32 cmd, __u32 qp, __u16 lid)
+{
+	struct ib_uverbs_attach_mcast req = { .qp_handle = qp, .mlid = lid };
+	ssize_t ret;
+
+	req.gid[0] = 0xff;
+	req.gid[1] = 0x12;
+	req.gid[15] = 0x01;
+	ret = raw_cmd(fd, cmd, &req, sizeof(req), 0);
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* ------------------------------------------------------------- fixture */
+
+FIXTURE(bare) {
+	int fd;
+	struct ovbtest_alloc_ucontext_resp uctx;
+	int pd, cq;
+	__u8 gid0[16];		/* fe80::node GUID, the IB port's GID */
+};
+
+FIXTURE_VARIANT(bare) {
+	int bare;
+};
+
+FIXTURE_VARIANT_ADD(bare, bare_port) {
+	.bare = 1,
+};
+
+FIXTURE_VARIANT_ADD(bare, ib_port) {
+	.bare = 0,
+};
+
+FIXTURE_SETUP(bare)
+{
+	struct ib_uverbs_query_device_resp dev;
+	int ret;
+
+	self->fd = -1;
+	if (ovbtest_loaded())
+		ASSERT_EQ(0, ovbtest_unload());
+	ret = ovbtest_load_module_with(HCA_MODULE,
+				       variant->bare ? "bare=1" : "bare=0");
+	if (ret == -ENOENT)
+		SKIP(return, "ovbtest.ko not built");
+	if (ret == -ENOEXEC)
+		SKIP(return, "ovbtest.ko was built for another kernel");
+	ASSERT_EQ(0, ret);
+	HCA_SETUP_OPEN(self->fd, &self->uctx, self->pd);
+	HCA_SETUP_CQ(self->fd, self->cq);
+	ASSERT_EQ(0, raw_query_device(self->fd, &dev));
+	memset(self->gid0, 0, sizeof(self->gid0));
+	self->gid0[0] = 0xfe;
+	self->gid0[1] = 0x80;
+	memcpy(self->gid0 + 8, &dev.node_guid, 8);
+}
+
+FIXTURE_TEARDOWN(bare)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(bare, query_port)
+{
+	struct ib_uverbs_query_port_resp_ex rx;
+	struct ib_uverbs_query_port_resp r;
+
+	memset(&r, 0xa5, sizeof(r));
+	memset(&rx, 0xa5, sizeof(rx));
+	ASSERT_EQ(0, query_port_write(self->fd, P_IB, &r));
+	ASSERT_EQ(0, query_port_ioctl(self->fd, P_IB, &rx));
+	EXPECT_EQ(variant->bare ? LL_UNSPECIFIED : LL_IB, r.link_layer);
+	EXPECT_EQ(r.link_layer, rx.legacy_resp.link_layer);
+	EXPECT_EQ(0, r.flags & GRH_REQUIRED);
+	EXPECT_EQ(r.flags, rx.legacy_resp.flags);
+	EXPECT_EQ(1, r.lid);
+	EXPECT_EQ(1, rx.legacy_resp.lid);
+	EXPECT_EQ(1, r.gid_tbl_len);
+	EXPECT_EQ(0, memcmp(&r, &rx.legacy_resp, sizeof(r)));
+	EXPECT_EQ(0, rx.port_cap_flags2);
+	/* the other port is RoCE either way */
+	ASSERT_EQ(0, query_port_write(self->fd, P_ROCE, &r));
+	EXPECT_EQ(LL_ETH, r.link_layer);
+}
+
+TEST_F(bare, gid_table_and_entry)
+{
+	struct ib_uverbs_gid_entry e[16], one;
+	int n, i, found = 0;
+
+	n = gid_table(self->fd, e, 16);
+	ASSERT_LE(1, n);
+	for (i = 0; i < n; i++) {
+		if (e[i].port_num != P_IB)
+			continue;
+		found++;
+		EXPECT_EQ(0, e[i].gid_index);
+		EXPECT_EQ(0, memcmp(self->gid0, e[i].gid, 16));
+		EXPECT_EQ(IB_UVERBS_GID_TYPE_IB, e[i].gid_type);
+		EXPECT_EQ(0, e[i].netdev_ifindex);
+	}
+	EXPECT_EQ(1, found);
+	ASSERT_EQ(0, gid_entry(self->fd, P_IB, 0, &one));
+	EXPECT_EQ(0, memcmp(self->gid0, one.gid, 16));
+	EXPECT_EQ(IB_UVERBS_GID_TYPE_IB, one.gid_type);
+	EXPECT_EQ(P_IB, one.port_num);
+	EXPECT_EQ(0, one.netdev_ifindex);
+	EXPECT_NE(0, gid_entry(self->fd, P_IB, 1, &one));
+}
+
+TEST_F(bare, create_ah)
+{
+	struct ovbtest_av_info av;
+	__u8 dgid[16] = { 0xfe, 0x80, [15] = 0x42 };
+	int ah, i;
+
+	for (i = 0; i < 2; i++) {
+		/* a LID route: no DLID reaches the driver of a bare port */
+		ah = create_ah(self->fd, self->pd, ah_attr(0x10, NULL), i, &av);
+		if (variant->bare) {
+			EXPECT_EQ(-EINVAL, ah);
+		} else {
+			ASSERT_LE(0, ah);
+			EXPECT_EQ(AH_TYPE_IB, av.type);
+			EXPECT_EQ(0x10, av.dlid);
+			EXPECT_EQ(0, destroy_ah(self->fd, ah));
+		}
+		/* with a GRH: the type the port has, its GID entry's type */
+		ah = create_ah(self->fd, self->pd, ah_attr(0x10, dgid), i, &av);
+		ASSERT_LE(0, ah);
+		EXPECT_EQ(variant->bare ? AH_TYPE_UNDEFINED : AH_TYPE_IB,
+			  av.type);
+		EXPECT_EQ(variant->bare ? 0 : 0x10, av.dlid);
+		EXPECT_EQ(1, av.ah_flags);
+		EXPECT_EQ(5, av.sl);
+		EXPECT_EQ(P_IB, av.port_num);
+		EXPECT_EQ(0, memcmp(dgid, av.dgid, 16));
+		EXPECT_EQ(0, av.sgid_index);
+		EXPECT_EQ(IB_UVERBS_GID_TYPE_IB, av.gid_type);
+		EXPECT_EQ(0, av.ndev_ifindex);
+		EXPECT_EQ(0, destroy_ah(self->fd, ah));
+	}
+}
+
+TEST_F(bare, query_qp_dlid)
+{
+	__u8 dgid[16] = { 0xfe, 0x80, [15] = 0x43 };
+	struct ib_uverbs_qp_dest d;
+	struct ovbtest_av_info av;
+	int qp;
+
+	qp = raw_create_qp(self->fd, QPT_RC, self->pd, self->cq, -1, NULL);
+	ASSERT_LE(0, qp);
+	ASSERT_EQ(0, rc_to_rtr(self->fd, qp, ah_attr(0x1234, dgid)));
+	ASSERT_EQ(0, last_av(self->fd, &av));
+	EXPECT_EQ(OVBTEST_AV_MODIFY_QP, av.source);
+	EXPECT_EQ(variant->bare ? AH_TYPE_UNDEFINED : AH_TYPE_IB, av.type);
+	EXPECT_EQ(variant->bare ? 0 : 0x1234, av.dlid);
+	ASSERT_EQ(0, query_qp_dest(self->fd, qp, &d));
+	EXPECT_EQ(variant->bare ? 0 : 0x1234, d.dlid);
+	EXPECT_EQ(5, d.sl);
+	EXPECT_EQ(1, d.is_global);
+	EXPECT_EQ(0, memcmp(dgid, d.dgid, 16));
+	EXPECT_EQ(P_IB, d.port_num);
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
+}
+
+/* MLID 0 with a multicast GID: only an InfiniBand link layer checks it. */
+TEST_F(bare, mcast_lid_check)
+{
+	struct ib_uverbs_modify_qp init = {
+		.attr_mask = QP_STATE | QP_PKEY_INDEX | QP_PORT | QP_QKEY,
+		.qp_state = QPS_INIT,
+		.port_num = P_IB,
+		.qkey = 0x11111111,
+	};
+	int qp;
+
+	qp = raw_create_qp(self->fd, QPT_UD, self->pd, self->cq, -1, NULL);
+	ASSERT_LE(0, qp);
+	init.qp_handle = qp;
+	ASSERT_EQ(0, raw_modify_qp(self->fd, &init));
+	if (variant->bare) {
+		EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST,
+				   qp, 0));
+		EXPECT_EQ(1, ovbtest_info(self->fd).mcast_attached);
+		EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_DETACH_MCAST,
+				   qp, 0));
+	} else {
+		EXPECT_EQ(-EINVAL, mcast(self->fd,
+					 IB_USER_VERBS_CMD_ATTACH_MCAST, qp, 0));
+	}
+	EXPECT_EQ(0, ovbtest_info(self->fd).mcast_attached);
+	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST, qp,
+			   0xc001));
+	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_DETACH_MCAST, qp,
+			   0xc001));
+	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
+}
+
+OVBTEST_UNLOAD_FIXTURE()
+
+TEST_HARNESS_MAIN
