@@ -149,7 +149,7 @@ userspace:
 selftests:
 	$(MAKE) -C $(TOP)/selftests O=$(BUILD)/selftests KDIR=$(KDIR) \
 		MODULES_KVER=$(if $(filter-out $(DEFAULT_KVER),$(KVER)),$(KVER)) \
-		EXTERNAL_TESTS="$(TOP)/userspace/tests/guest/data-path $(TOP)/userspace/tests/guest/rdma-ops $(TOP)/userspace/tests/guest/ovbtest-provider $(TOP)/userspace/tests/guest/rdmacore-provider $(TOP)/userspace/tests/guest/rdmacore-pytests $(TOP)/userspace/tests/guest/rdmacore-parity $(TOP)/userspace/tests/guest/wr-verbs" \
+		EXTERNAL_TESTS="$(TOP)/userspace/tests/guest/data-path $(TOP)/userspace/tests/guest/rdma-ops $(TOP)/userspace/tests/guest/ovbtest-provider $(TOP)/userspace/tests/guest/ovbtest-hotplug $(TOP)/userspace/tests/guest/rdmacore-provider $(TOP)/userspace/tests/guest/rdmacore-pytests $(TOP)/userspace/tests/guest/rdmacore-parity $(TOP)/userspace/tests/guest/wr-verbs" \
 		EXTERNAL_SIW_TESTS="$(TOP)/userspace/tests/guest/siw-provider $(TOP)/userspace/tests/guest/wr-verbs"
 
 # ---------------------------------------------------------------- tests

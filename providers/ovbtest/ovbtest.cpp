@@ -159,6 +159,7 @@ ovb_context_ops make_ops()
 	ops.query_port = query_port;
 	ops.create_cq = create_cq;
 	ops.poll_cq = poll_cq;
+	ops.req_notify_cq = core->req_notify_cq;	// the kernel's, as rdmavt's
 	ops.destroy_cq = destroy_cq;
 	ops.create_qp = create_qp;
 	ops.query_qp = core->query_qp;
