@@ -139,6 +139,8 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ovbtest_mcast_init(dev);
 	spin_lock_init(&dev->stuck_lock);
 	INIT_LIST_HEAD(&dev->stuck);
+	ovbtest_irq_src_init(&dev->irq, OVBTEST_IRQ_DEVICE, &dev->ibdev);
+	atomic64_set(&dev->irq_obj_raised, 0);
 }
 
 static int __init ovbtest_init(void)
@@ -197,6 +199,12 @@ static void __exit ovbtest_exit(void)
 {
 	struct ovbtest_dev *dev = ovbtest_device;
 
+	/*
+	 * The port "interrupt" first: ib_dispatch_event() queues work that
+	 * unregistration flushes, none may be queued after (a driver quiesces
+	 * its event queue before it unregisters).
+	 */
+	ovbtest_irq_src_stop(&dev->irq);
 	/* Users still attached are disassociated before this returns. */
 	ib_unregister_device(&dev->ibdev);
 	WARN_ON(atomic_read(&dev->live.contexts) ||

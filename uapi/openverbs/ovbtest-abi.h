@@ -897,4 +897,45 @@ struct ovbtest_cq_irq {
 	__u32 reserved;		/* 0 */
 };
 
+/*
+ * Interrupt-context async events (selftests/ovbtest/irq_events.c; test:
+ * selftests/uverbs_ovbtest_irq_events.c): a method added to the standard
+ * QP, SRQ and WQ objects, and one added to the DEVICE object, start an
+ * hrtimer in hard-interrupt mode that fires @count times, @period_ns
+ * apart.  Each expiry raises @event from the interrupt, as an HCA's event
+ * queue handler does: the object's event_handler with the object, or for
+ * the DEVICE method ib_dispatch_event() on port @port.  The types: those
+ * of the RAISE methods above (SRQ_LIMIT_REACHED only when the limit is
+ * armed, and the event disarms it: an expiry with the limit disarmed
+ * raises nothing), and for the device PORT_ACTIVE, PORT_ERR, LID_CHANGE,
+ * PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE; others EINVAL.
+ * @port is 0 on an object.  A new call first stops the timer; @count 0
+ * only stops it.  RAISED reports the events the driver raised since the
+ * object was made (the device: since the module was loaded), read with
+ * the timer stopped.  destroy_qp/srq/wq stop the timer before they
+ * return, and the module stops the device's before it unregisters.
+ */
+enum ovbtest_irq_ev_methods {
+	OVBTEST_METHOD_QP_IRQ = OVBTEST_NS + 2,
+	OVBTEST_METHOD_SRQ_IRQ = OVBTEST_NS + 2,
+	OVBTEST_METHOD_WQ_IRQ = OVBTEST_NS + 2,
+	/* the last id free on the DEVICE object (see DMABUF_ALLOC) */
+	OVBTEST_METHOD_DEVICE_IRQ = OVBTEST_NS + 1,
+};
+
+enum ovbtest_irq_ev_attrs {
+	OVBTEST_ATTR_IRQ_EV_HANDLE = OVBTEST_ATTR_NS,	/* IDR QP/SRQ/WQ, READ; not on DEVICE */
+	OVBTEST_ATTR_IRQ_EV_ARGS,			/* PTR_IN ovbtest_irq_ev */
+	OVBTEST_ATTR_IRQ_EV_RAISED,			/* PTR_OUT __u64, optional */
+	/* DEVICE only: the events of all its QPs, SRQs and WQs ever raised */
+	OVBTEST_ATTR_IRQ_EV_OBJ_RAISED,			/* PTR_OUT __u64, optional */
+};
+
+struct ovbtest_irq_ev {
+	__u32 count;
+	__u32 period_ns;	/* at least 1000 when @count */
+	__u32 event;		/* enum ib_event_type */
+	__u32 port;		/* DEVICE: a port number; objects: 0 */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
