@@ -3,7 +3,8 @@
  * QP, SRQ, WQ and port events delivered from hard-interrupt context, as
  * HCA drivers deliver them: the test HCA's per-object hrtimer
  * (selftests/ovbtest/irq_events.c, HRTIMER_MODE_REL) calls the object's
- * event_handler, and the device's calls ib_dispatch_event(), while
+ * event_handler (or, for a QP asked to, queues work that calls it from a
+ * workqueue, as mlx5), and the device's calls ib_dispatch_event(), while
  *  - the test reads every event: N expiries give N events of the object,
  *    the driver raised N, DESTROY reports N;
  *  - SRQ_LIMIT_REACHED fires once per arm while the timer keeps firing;
@@ -64,13 +65,17 @@ static long long now_us(void)
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
-/* OVBTEST_METHOD_{QP,SRQ,WQ}_IRQ; *@raised (optional): raised so far. */
-static int obj_irq(int fd, __u16 object, __u32 h, __u32 count, __u32 period,
-		   __u32 event, __u32 port, __u64 *raised)
+/*
+ * OVBTEST_METHOD_{QP,SRQ,WQ}_IRQ with @flags; *@raised (optional): raised
+ * so far.
+ */
+static int obj_irq_f(int fd, __u16 object, __u32 h, __u32 count,
+		     __u32 period, __u32 event, __u32 port, __u32 flags,
+		     __u64 *raised)
 {
 	struct ovbtest_irq_ev args = {
 		.count = count, .period_ns = period, .event = event,
-		.port = port,
+		.port = port, .flags = flags,
 	};
 	struct ioc c;
 
@@ -80,6 +85,12 @@ static int obj_irq(int fd, __u16 object, __u32 h, __u32 count, __u32 period,
 	if (raised)
 		ioc_out(&c, OVBTEST_ATTR_IRQ_EV_RAISED, raised, sizeof(*raised));
 	return ioc_call(fd, &c);
+}
+
+static int obj_irq(int fd, __u16 object, __u32 h, __u32 count, __u32 period,
+		   __u32 event, __u32 port, __u64 *raised)
+{
+	return obj_irq_f(fd, object, h, count, period, event, port, 0, raised);
 }
 
 /* OVBTEST_METHOD_DEVICE_IRQ; *@obj_raised: every object's events raised. */
@@ -119,11 +130,15 @@ struct kind {
 	__u16 object;
 	__u32 event;		/* what its interrupt raises */
 	__u64 uh;		/* the user handle the helpers give */
+	__u32 flags;		/* OVBTEST_IRQ_EV_DEFER: from a workqueue */
 };
 
 static const struct kind K_QP = { "QP", UVERBS_OBJECT_QP, EV_QP_FATAL, 0x9d };
 static const struct kind K_SRQ = { "SRQ", UVERBS_OBJECT_SRQ, EV_SRQ_ERR, 0x5e };
 static const struct kind K_WQ = { "WQ", UVERBS_OBJECT_WQ, EV_WQ_FATAL, 0x3a };
+/* mlx5's way: the interrupt queues work that calls the QP's handler */
+static const struct kind K_QPW = { "QP (workqueue)", UVERBS_OBJECT_QP,
+				   EV_COMM_EST, 0x9d, OVBTEST_IRQ_EV_DEFER };
 
 static int make_obj(const struct kind *k, int fd, int pd, int cq)
 {
@@ -303,6 +318,12 @@ TEST_F(irqev, bad_arguments)
 				   EV_QP_FATAL, 0, NULL));
 	EXPECT_EQ(-EINVAL, obj_irq(self->fd, UVERBS_OBJECT_WQ, wq, 1, 100000,
 				   200, 0, NULL));
+	/* flags: unknown, or on an SRQ */
+	EXPECT_EQ(-EINVAL, obj_irq_f(self->fd, UVERBS_OBJECT_QP, qp, 1, 100000,
+				     EV_QP_FATAL, 0, 1 << 1, NULL));
+	EXPECT_EQ(-EINVAL, obj_irq_f(self->fd, UVERBS_OBJECT_SRQ, srq, 1,
+				     100000, EV_SRQ_ERR, 0,
+				     OVBTEST_IRQ_EV_DEFER, NULL));
 	/* a handle of another type */
 	EXPECT_EQ(-ENOENT, obj_irq(self->fd, UVERBS_OBJECT_WQ, wq + 100, 1,
 				   100000, EV_WQ_FATAL, 0, NULL));
@@ -336,8 +357,8 @@ static void all_delivered(struct __test_metadata *_metadata,
 
 	ASSERT_LE(0, h);
 	t0 = now_us();
-	ASSERT_EQ(0, obj_irq(self->fd, k->object, h, EVENTS_ALL, PERIOD_ALL,
-			     k->event, 0, &raised));
+	ASSERT_EQ(0, obj_irq_f(self->fd, k->object, h, EVENTS_ALL, PERIOD_ALL,
+			       k->event, 0, k->flags, &raised));
 	EXPECT_EQ(0, raised);
 	read_until(&r, EVENTS_ALL, 20000);
 	t1 = now_us();
@@ -366,6 +387,11 @@ TEST_F(irqev, srq_all_delivered)
 TEST_F(irqev, wq_all_delivered)
 {
 	all_delivered(_metadata, self, &K_WQ);
+}
+
+TEST_F(irqev, qp_workqueue_all_delivered)
+{
+	all_delivered(_metadata, self, &K_QPW);
 }
 
 /*
@@ -428,8 +454,9 @@ static void destroy_races(struct __test_metadata *_metadata,
 
 		ASSERT_LE(0, h);
 		ASSERT_EQ(0, pthread_create(&t, NULL, reader_main, &r));
-		ASSERT_EQ(0, obj_irq(self->fd, k->object, h, RACE_COUNT,
-				     RACE_PERIOD, k->event, 0, NULL));
+		ASSERT_EQ(0, obj_irq_f(self->fd, k->object, h, RACE_COUNT,
+				       RACE_PERIOD, k->event, 0, k->flags,
+				       NULL));
 		usleep(rand_r(&seed) % 3000);
 		ASSERT_EQ(0, destroy_obj(k, self->fd, h, &rep));
 		atomic_store(&r.destroyed, 1);
@@ -463,6 +490,11 @@ TEST_F(irqev, srq_destroy_races_interrupt)
 TEST_F(irqev, wq_destroy_races_interrupt)
 {
 	destroy_races(_metadata, self, &K_WQ);
+}
+
+TEST_F(irqev, qp_workqueue_destroy_races)
+{
+	destroy_races(_metadata, self, &K_QPW);
 }
 
 /* Port events: N of each type on every context's async fd. */
@@ -549,20 +581,21 @@ static void *blocked_main(void *arg)
 	return NULL;
 }
 
-/* A context with a QP, an SRQ and a WQ and the port firing. */
+/* A context with a QP, an SRQ, a WQ, a deferring QP and the port firing. */
 static void start_all(struct __test_metadata *_metadata, int fd)
 {
-	const struct kind *ks[] = { &K_QP, &K_SRQ, &K_WQ };
+	const struct kind *ks[] = { &K_QP, &K_SRQ, &K_WQ, &K_QPW };
 	int pd = raw_alloc_pd(fd), cq, i;
 
 	ASSERT_LE(0, pd);
 	HCA_SETUP_CQ(fd, cq);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		int h = make_obj(ks[i], fd, pd, cq);
 
 		ASSERT_LE(0, h);
-		ASSERT_EQ(0, obj_irq(fd, ks[i]->object, h, RACE_COUNT,
-				     RACE_PERIOD, ks[i]->event, 0, NULL));
+		ASSERT_EQ(0, obj_irq_f(fd, ks[i]->object, h, RACE_COUNT,
+				       RACE_PERIOD, ks[i]->event, 0,
+				       ks[i]->flags, NULL));
 	}
 	ASSERT_EQ(0, dev_irq(fd, RACE_COUNT, PORT_PERIOD_BG, EV_PORT_ACTIVE,
 			     PORT, NULL, NULL));

@@ -11,14 +11,21 @@
  * event_handler, or ib_dispatch_event() for a port event (which ib_core
  * hands to its clients from a workqueue).
  *
+ * With OVBTEST_IRQ_EV_DEFER a QP's expiry instead queues a work item
+ * (GFP_ATOMIC) on an ordered workqueue that calls the handler, as mlx5
+ * does with its QP events.
+ *
  * The rule drivers keep, kept here: once destroy_qp/srq/wq returned, no
  * handler of the object is called again (mlx5 drops its table reference
- * and waits for the last holder, mlx4 waits for the EQ's users); here
- * hrtimer_cancel() waits for a running expiry and ends the re-arming.
+ * and waits for the last holder, each queued QP event holding one; mlx4
+ * waits for the EQ's users); here hrtimer_cancel() waits for a running
+ * expiry and ends the re-arming, and destroy_qp flushes the workqueue.
  * The device's timer stops before the device is unregistered.  So a
  * late, lost or extra event, or a splat, is ib_uverbs' or ib_core's.
  */
 #include <linux/hrtimer.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #define UVERBS_MODULE_NAME ovbtest_irq_events
 #include <rdma/uverbs_named_ioctl.h>
@@ -40,7 +47,47 @@ static const u64 ovbtest_irq_events[] = {
 			       EV(GID_CHANGE),
 };
 
-/* One event of @src's owner; false when none was raised. */
+/* QP events deferred as mlx5 defers them; ordered, as mlx5's. */
+static struct workqueue_struct *ovbtest_irq_wq;
+
+struct ovbtest_irq_work {
+	struct work_struct work;
+	struct ovbtest_qp *qp;	/* lives until the workqueue is flushed */
+	u32 event;
+};
+
+static void ovbtest_irq_qp_work(struct work_struct *work)
+{
+	struct ovbtest_irq_work *w =
+		container_of(work, struct ovbtest_irq_work, work);
+	struct ib_qp *ibqp = &w->qp->ibqp;
+	struct ib_event ev = {
+		.device = ibqp->device,
+		.element.qp = ibqp,
+		.event = w->event,
+	};
+
+	if (ibqp->event_handler) {
+		ibqp->event_handler(&ev, ibqp->qp_context);
+		/* the work items run one at a time: no race on raised */
+		w->qp->irq.raised++;
+		atomic64_inc(&w->qp->irq.dev->irq_obj_raised);
+	}
+	kfree(w);
+}
+
+int ovbtest_irq_events_init(void)
+{
+	ovbtest_irq_wq = alloc_ordered_workqueue("ovbtest_irq_ev", 0);
+	return ovbtest_irq_wq ? 0 : -ENOMEM;
+}
+
+void ovbtest_irq_events_exit(void)
+{
+	destroy_workqueue(ovbtest_irq_wq);
+}
+
+/* One event of @src's owner; false when none was raised (now). */
 static bool ovbtest_irq_raise(struct ovbtest_irq_src *src)
 {
 	struct ib_event ev = { .event = src->event };
@@ -52,6 +99,18 @@ static bool ovbtest_irq_raise(struct ovbtest_irq_src *src)
 	switch (src->kind) {
 	case OVBTEST_IRQ_QP:
 		qp = container_of(src, struct ovbtest_qp, irq);
+		if (src->flags & OVBTEST_IRQ_EV_DEFER) {
+			struct ovbtest_irq_work *w = kmalloc(sizeof(*w),
+							     GFP_ATOMIC);
+
+			if (w) {
+				INIT_WORK(&w->work, ovbtest_irq_qp_work);
+				w->qp = qp;
+				w->event = src->event;
+				queue_work(ovbtest_irq_wq, &w->work);
+			}
+			return false;	/* counted by the work */
+		}
 		if (!qp->ibqp.event_handler)
 			return false;
 		ev.device = qp->ibqp.device;
@@ -114,13 +173,16 @@ void ovbtest_irq_src_init(struct ovbtest_irq_src *src,
 	src->timer.function = ovbtest_irq_src_fire;
 	src->kind = kind;
 	src->left = 0;
+	src->flags = 0;
 	src->raised = 0;
 }
 
-/* Waits for a running expiry; none follows. */
+/* Waits for a running expiry and the work it queued; none follows. */
 void ovbtest_irq_src_stop(struct ovbtest_irq_src *src)
 {
 	hrtimer_cancel(&src->timer);
+	if (src->kind == OVBTEST_IRQ_QP)
+		flush_workqueue(ovbtest_irq_wq);
 }
 
 /* The method of every source: (re)start or stop, answer what was raised. */
@@ -135,6 +197,9 @@ static int ovbtest_irq_src_method(struct uverbs_attr_bundle *attrs,
 	ret = uverbs_copy_from(&args, attrs, OVBTEST_ATTR_IRQ_EV_ARGS);
 	if (ret)
 		return ret;
+	if (args.reserved || (args.flags & ~OVBTEST_IRQ_EV_DEFER) ||
+	    (args.flags && src->kind != OVBTEST_IRQ_QP))
+		return -EINVAL;
 	if (args.count) {
 		if (args.period_ns < 1000 || args.event >= 64 ||
 		    !(ovbtest_irq_events[src->kind] & BIT_ULL(args.event)))
@@ -151,6 +216,7 @@ static int ovbtest_irq_src_method(struct uverbs_attr_bundle *attrs,
 		src->left = args.count;
 		src->event = args.event;
 		src->port = args.port;
+		src->flags = args.flags;
 		src->period_ns = args.period_ns;
 		hrtimer_start(&src->timer, ns_to_ktime(args.period_ns),
 			      HRTIMER_MODE_REL);

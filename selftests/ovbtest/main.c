@@ -148,9 +148,14 @@ static int __init ovbtest_init(void)
 	struct ovbtest_dev *dev;
 	int ret;
 
+	ret = ovbtest_irq_events_init();
+	if (ret)
+		return ret;
 	dev = ib_alloc_device(ovbtest_dev, ibdev);
-	if (!dev)
+	if (!dev) {
+		ovbtest_irq_events_exit();
 		return -ENOMEM;
+	}
 	ovbtest_dev_init(dev, OVBTEST_NUM_PORTS);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_subdev_ops);
 
@@ -192,6 +197,7 @@ err_dealloc:
 	ovbtest_mmap_exit();
 	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
+	ovbtest_irq_events_exit();
 	return ret;
 }
 
@@ -226,6 +232,7 @@ static void __exit ovbtest_exit(void)
 	ovbtest_netdev_remove(dev);
 	ib_dealloc_device(&dev->ibdev);
 	platform_device_unregister(ovbtest_dma_pdev);
+	ovbtest_irq_events_exit();
 }
 
 module_init(ovbtest_init);

@@ -79,6 +79,7 @@ struct ovbtest_irq_src {
 	u32 left;			/* expiries to come */
 	u32 event;			/* enum ib_event_type */
 	u32 port;			/* device events */
+	u32 flags;			/* enum ovbtest_irq_ev_flags */
 	u64 period_ns;
 	u64 raised;			/* handler calls; read with the timer stopped */
 };
@@ -86,6 +87,8 @@ struct ovbtest_irq_src {
 void ovbtest_irq_src_init(struct ovbtest_irq_src *src,
 			  enum ovbtest_irq_kind kind, struct ib_device *ibdev);
 void ovbtest_irq_src_stop(struct ovbtest_irq_src *src);
+int ovbtest_irq_events_init(void);
+void ovbtest_irq_events_exit(void);
 extern const struct uapi_definition ovbtest_irq_events_uapi_defs[];
 
 struct ovbtest_dev {

@@ -909,8 +909,11 @@ struct ovbtest_cq_irq {
  * armed, and the event disarms it: an expiry with the limit disarmed
  * raises nothing), and for the device PORT_ACTIVE, PORT_ERR, LID_CHANGE,
  * PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE; others EINVAL.
- * @port is 0 on an object.  A new call first stops the timer; @count 0
- * only stops it.  RAISED reports the events the driver raised since the
+ * @port is 0 on an object.  OVBTEST_IRQ_EV_DEFER (QPs only) makes each
+ * expiry queue a work item that calls the handler from an ordered
+ * workqueue, as mlx5 delivers QP events; destroy_qp waits for it.  A new
+ * call first stops the timer (and waits for queued work); @count 0 only
+ * stops it.  RAISED reports the events the driver raised since the
  * object was made (the device: since the module was loaded), read with
  * the timer stopped.  destroy_qp/srq/wq stop the timer before they
  * return, and the module stops the device's before it unregisters.
@@ -931,11 +934,17 @@ enum ovbtest_irq_ev_attrs {
 	OVBTEST_ATTR_IRQ_EV_OBJ_RAISED,			/* PTR_OUT __u64, optional */
 };
 
+enum ovbtest_irq_ev_flags {
+	OVBTEST_IRQ_EV_DEFER = 1 << 0,	/* QP: the handler from a workqueue */
+};
+
 struct ovbtest_irq_ev {
 	__u32 count;
 	__u32 period_ns;	/* at least 1000 when @count */
 	__u32 event;		/* enum ib_event_type */
 	__u32 port;		/* DEVICE: a port number; objects: 0 */
+	__u32 flags;		/* enum ovbtest_irq_ev_flags */
+	__u32 reserved;		/* 0 */
 };
 
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
