@@ -93,7 +93,7 @@ static int obj_irq(int fd, __u16 object, __u32 h, __u32 count, __u32 period,
 	return obj_irq_f(fd, object, h, count, period, event, port, 0, raised);
 }
 
-/* OVBTEST_METHOD_DEVICE_IRQ; *@obj_raised: every object's events raised. */
+/* OVBTEST_METHOD_PORT_IRQ; *@obj_raised: every object's events raised. */
 static int dev_irq(int fd, __u32 count, __u32 period, __u32 event, __u32 port,
 		   __u64 *raised, __u64 *obj_raised)
 {
@@ -103,7 +103,7 @@ static int dev_irq(int fd, __u32 count, __u32 period, __u32 event, __u32 port,
 	};
 	struct ioc c;
 
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_IRQ);
+	ovbtest_ioc_init(&c, OVBTEST_OBJECT_PORT_IRQ, OVBTEST_METHOD_PORT_IRQ);
 	ioc_in(&c, OVBTEST_ATTR_IRQ_EV_ARGS, &args, sizeof(args));
 	if (raised)
 		ioc_out(&c, OVBTEST_ATTR_IRQ_EV_RAISED, raised, sizeof(*raised));

@@ -5,11 +5,11 @@
  * and port's handlers from its EQ interrupt; mlx5 an SRQ's from the EQ
  * notifier chain, in the interrupt, and a QP's from an ordered workqueue).
  * OVBTEST_METHOD_{QP,SRQ,WQ}_IRQ, added to the standard objects, and
- * OVBTEST_METHOD_DEVICE_IRQ start the object's (the device's) hrtimer in
- * HRTIMER_MODE_REL: hard-irq context, or softirq on PREEMPT_RT where real
- * drivers' handlers are threaded.  Each expiry calls the object's
- * event_handler, or ib_dispatch_event() for a port event (which ib_core
- * hands to its clients from a workqueue).
+ * OVBTEST_METHOD_PORT_IRQ (of a handle-less driver object) start the
+ * object's (the device's) hrtimer in HRTIMER_MODE_REL: hard-irq context,
+ * or softirq on PREEMPT_RT where real drivers' handlers are threaded.
+ * Each expiry calls the object's event_handler, or ib_dispatch_event()
+ * for a port event (which ib_core hands to its clients from a workqueue).
  *
  * With OVBTEST_IRQ_EV_DEFER a QP's expiry instead queues a work item
  * (GFP_ATOMIC) on an ordered workqueue that calls the handler, as mlx5
@@ -263,7 +263,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_WQ_IRQ)(struct uverbs_attr_bundle *attr
 	return ovbtest_irq_src_method(attrs, &to_owq(ibwq)->irq, ibwq->device);
 }
 
-static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_IRQ)(struct uverbs_attr_bundle *attrs)
+static int UVERBS_HANDLER(OVBTEST_METHOD_PORT_IRQ)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_ucontext *ibuc = ib_uverbs_get_ucontext(attrs);
 
@@ -286,7 +286,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_IRQ)(struct uverbs_attr_bundle *
 OVBTEST_IRQ_EV_METHOD(OVBTEST_METHOD_QP_IRQ, UVERBS_OBJECT_QP);
 OVBTEST_IRQ_EV_METHOD(OVBTEST_METHOD_SRQ_IRQ, UVERBS_OBJECT_SRQ);
 OVBTEST_IRQ_EV_METHOD(OVBTEST_METHOD_WQ_IRQ, UVERBS_OBJECT_WQ);
-DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_DEVICE_IRQ,
+DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_PORT_IRQ,
 			    UVERBS_ATTR_PTR_IN(OVBTEST_ATTR_IRQ_EV_ARGS,
 					       UVERBS_ATTR_TYPE(struct ovbtest_irq_ev),
 					       UA_MANDATORY),
@@ -303,13 +303,13 @@ ADD_UVERBS_METHODS(ovbtest_srq_irq, UVERBS_OBJECT_SRQ,
 		   &UVERBS_METHOD(OVBTEST_METHOD_SRQ_IRQ));
 ADD_UVERBS_METHODS(ovbtest_wq_irq, UVERBS_OBJECT_WQ,
 		   &UVERBS_METHOD(OVBTEST_METHOD_WQ_IRQ));
-ADD_UVERBS_METHODS(ovbtest_device_irq, UVERBS_OBJECT_DEVICE,
-		   &UVERBS_METHOD(OVBTEST_METHOD_DEVICE_IRQ));
+DECLARE_UVERBS_GLOBAL_METHODS(OVBTEST_OBJECT_PORT_IRQ,
+			      &UVERBS_METHOD(OVBTEST_METHOD_PORT_IRQ));
 
 const struct uapi_definition ovbtest_irq_events_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_QP, &ovbtest_qp_irq),
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_SRQ, &ovbtest_srq_irq),
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_WQ, &ovbtest_wq_irq),
-	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DEVICE, &ovbtest_device_irq),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(OVBTEST_OBJECT_PORT_IRQ),
 	{},
 };

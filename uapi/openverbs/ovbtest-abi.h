@@ -900,15 +900,18 @@ struct ovbtest_cq_irq {
 /*
  * Interrupt-context async events (selftests/ovbtest/irq_events.c; test:
  * selftests/uverbs_ovbtest_irq_events.c): a method added to the standard
- * QP, SRQ and WQ objects, and one added to the DEVICE object, start an
+ * QP, SRQ and WQ objects, and one of the driver's PORT_IRQ object, start an
  * hrtimer in hard-interrupt mode that fires @count times, @period_ns
  * apart.  Each expiry raises @event from the interrupt, as an HCA's event
  * queue handler does: the object's event_handler with the object, or for
- * the DEVICE method ib_dispatch_event() on port @port.  The types: those
+ * the PORT_IRQ method ib_dispatch_event() on port @port.  The types: those
  * of the RAISE methods above (SRQ_LIMIT_REACHED only when the limit is
  * armed, and the event disarms it: an expiry with the limit disarmed
  * raises nothing), and for the device PORT_ACTIVE, PORT_ERR, LID_CHANGE,
  * PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE; others EINVAL.
+ * (The DEVICE object has no method id left: uverbs_ovbtest probes the
+ * one after DEVICE_INFO as missing, 6.12 uses NS+3; hence an object of
+ * its own, without handles, at the next free object id.)
  * @port is 0 on an object.  OVBTEST_IRQ_EV_DEFER (QPs only) makes each
  * expiry queue a work item that calls the handler from an ordered
  * workqueue, as mlx5 delivers QP events; destroy_qp waits for it.  A new
@@ -922,15 +925,18 @@ enum ovbtest_irq_ev_methods {
 	OVBTEST_METHOD_QP_IRQ = OVBTEST_NS + 2,
 	OVBTEST_METHOD_SRQ_IRQ = OVBTEST_NS + 2,
 	OVBTEST_METHOD_WQ_IRQ = OVBTEST_NS + 2,
-	/* the last id free on the DEVICE object (see DMABUF_ALLOC) */
-	OVBTEST_METHOD_DEVICE_IRQ = OVBTEST_NS + 1,
+	OVBTEST_METHOD_PORT_IRQ = OVBTEST_NS,	/* on OVBTEST_OBJECT_PORT_IRQ */
+};
+
+enum ovbtest_irq_ev_objects {
+	OVBTEST_OBJECT_PORT_IRQ = OVBTEST_NS + 4,
 };
 
 enum ovbtest_irq_ev_attrs {
-	OVBTEST_ATTR_IRQ_EV_HANDLE = OVBTEST_ATTR_NS,	/* IDR QP/SRQ/WQ, READ; not on DEVICE */
+	OVBTEST_ATTR_IRQ_EV_HANDLE = OVBTEST_ATTR_NS,	/* IDR QP/SRQ/WQ, READ; not on PORT_IRQ */
 	OVBTEST_ATTR_IRQ_EV_ARGS,			/* PTR_IN ovbtest_irq_ev */
 	OVBTEST_ATTR_IRQ_EV_RAISED,			/* PTR_OUT __u64, optional */
-	/* DEVICE only: the events of all its QPs, SRQs and WQs ever raised */
+	/* PORT_IRQ only: the events of all the device's QPs, SRQs and WQs */
 	OVBTEST_ATTR_IRQ_EV_OBJ_RAISED,			/* PTR_OUT __u64, optional */
 };
 
