@@ -11,7 +11,8 @@
  *  - DESTROY_QP/SRQ/WQ races the interrupt and a reader: DESTROY reports
  *    what was read, never more than the driver raised, and no event of
  *    the object is read by a read() begun after DESTROY returned;
- *  - port events reach every context's async fd, N each;
+ *  - port events reach every context's async fd, N each; the port's
+ *    timer stops with the context that started it;
  *  - close() of the uverbs file: no event of its objects or of the port
  *    is read after it returned, a blocked reader of the async fd stays
  *    blocked (the async fd is a file of its own; a signal ends it);
@@ -336,6 +337,8 @@ TEST_F(irqev, bad_arguments)
 				   NULL, NULL));
 	EXPECT_EQ(-EINVAL, dev_irq(self->fd, 1, 100000, EV_PORT_ACTIVE, 99,
 				   NULL, NULL));
+	EXPECT_EQ(-EINVAL, dev_irq(self->fd, 1, OVBTEST_PORT_IRQ_MIN_PERIOD - 1,
+				   EV_PORT_ACTIVE, PORT, NULL, NULL));
 	/* count 0 stops, whatever else */
 	EXPECT_EQ(0, obj_irq(self->fd, UVERBS_OBJECT_QP, qp, 0, 0, 77, 5,
 			     NULL));
@@ -529,8 +532,31 @@ TEST_F(irqev, port_events_reach_every_context)
 		EXPECT_EQ(0, read_one(&a));
 		EXPECT_EQ(0, read_one(&b));
 	}
+	/* the port's timer goes with the context that started it */
+	ASSERT_EQ(0, dev_irq(fd2, RACE_COUNT, PORT_PERIOD, EV_PORT_ACTIVE,
+			     PORT, NULL, NULL));
+	usleep(20000);
 	close(afd2);
 	close(fd2);
+	{
+		struct reader a = { .afd = self->afd, .uh = PORT,
+				    .type = EV_PORT_ACTIVE };
+		unsigned long seen = 1;
+		int quiet;
+
+		/* what was queued before, until 20 ms without any */
+		for (quiet = 0; quiet < 100 && seen; quiet++) {
+			seen = a.got;
+			usleep(20000);
+			while (read_one(&a) > 0)
+				;
+			seen = a.got != seen;
+		}
+		EXPECT_LT(0, a.got);
+		EXPECT_EQ(0, a.strange);
+		usleep(50000);	/* 500 expiries if it still ran */
+		EXPECT_EQ(0, read_one(&a));
+	}
 }
 
 /* ------------------------------------------------ close() and rmmod */
@@ -607,8 +633,8 @@ static void start_all(struct __test_metadata *_metadata, int fd)
  * stops their timers) and drops their unread events, and unregisters the
  * file's port handler: a read() begun after close() returned gets no
  * event of an object, and no port event raised after close() returned
- * (the port switches from PORT_ACTIVE to PORT_ERR then; the fixture's
- * own context sees PORT_ERR arrive, the closed one must not); the reader
+ * (the fixture's context restarts the port with PORT_ERR then, which it
+ * sees arrive and the closed one must not); the reader
  * is not woken (the async fd is a file of its own) until a signal.
  */
 TEST_F_TIMEOUT(irqev, file_close_races_interrupt, 120)
@@ -637,7 +663,7 @@ TEST_F_TIMEOUT(irqev, file_close_races_interrupt, 120)
 		usleep(rand_r(&seed) % 3000);
 		close(fd);
 		atomic_store(&b.closed, 1);
-		/* the port goes on firing, PORT_ERR from now */
+		/* the port (stopped with its context) fires PORT_ERR now */
 		ASSERT_EQ(0, dev_irq(self->fd, RACE_COUNT, PORT_PERIOD_BG,
 				     EV_PORT_ERR, PORT, NULL, NULL));
 		/* ... until the open context has read some */

@@ -174,6 +174,7 @@ void ovbtest_irq_src_init(struct ovbtest_irq_src *src,
 	src->kind = kind;
 	src->left = 0;
 	src->flags = 0;
+	src->owner = NULL;
 	src->raised = 0;
 }
 
@@ -185,10 +186,28 @@ void ovbtest_irq_src_stop(struct ovbtest_irq_src *src)
 		flush_workqueue(ovbtest_irq_wq);
 }
 
+/*
+ * The port's timer belongs to the device, not to an object ib_uverbs
+ * destroys: it stops when the context that started it goes (or at
+ * unload), so none outlives its user.
+ */
+void ovbtest_irq_ctx_gone(struct ib_ucontext *ibuc)
+{
+	struct ovbtest_irq_src *src = &to_odev(ibuc->device)->irq;
+
+	mutex_lock(&src->lock);
+	if (src->owner == ibuc) {
+		ovbtest_irq_src_stop(src);
+		src->owner = NULL;
+	}
+	mutex_unlock(&src->lock);
+}
+
 /* The method of every source: (re)start or stop, answer what was raised. */
 static int ovbtest_irq_src_method(struct uverbs_attr_bundle *attrs,
 				  struct ovbtest_irq_src *src,
-				  struct ib_device *ibdev)
+				  struct ib_device *ibdev,
+				  struct ib_ucontext *owner)
 {
 	struct ovbtest_irq_ev args;
 	u64 raised, obj_raised;
@@ -201,7 +220,8 @@ static int ovbtest_irq_src_method(struct uverbs_attr_bundle *attrs,
 	    (args.flags && src->kind != OVBTEST_IRQ_QP))
 		return -EINVAL;
 	if (args.count) {
-		if (args.period_ns < 1000 || args.event >= 64 ||
+		if (args.period_ns < (owner ? OVBTEST_PORT_IRQ_MIN_PERIOD : 1000) ||
+		    args.event >= 64 ||
 		    !(ovbtest_irq_events[src->kind] & BIT_ULL(args.event)))
 			return -EINVAL;
 		if (src->kind == OVBTEST_IRQ_DEVICE ?
@@ -217,6 +237,7 @@ static int ovbtest_irq_src_method(struct uverbs_attr_bundle *attrs,
 		src->event = args.event;
 		src->port = args.port;
 		src->flags = args.flags;
+		src->owner = owner;
 		src->period_ns = args.period_ns;
 		hrtimer_start(&src->timer, ns_to_ktime(args.period_ns),
 			      HRTIMER_MODE_REL);
@@ -243,7 +264,8 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_QP_IRQ)(struct uverbs_attr_bundle *attr
 		uverbs_attr_get_obj(attrs, OVBTEST_ATTR_IRQ_EV_HANDLE);
 
 	ibqp = ibqp->real_qp;
-	return ovbtest_irq_src_method(attrs, &to_oqp(ibqp)->irq, ibqp->device);
+	return ovbtest_irq_src_method(attrs, &to_oqp(ibqp)->irq, ibqp->device,
+				      NULL);
 }
 
 static int UVERBS_HANDLER(OVBTEST_METHOD_SRQ_IRQ)(struct uverbs_attr_bundle *attrs)
@@ -252,7 +274,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_SRQ_IRQ)(struct uverbs_attr_bundle *att
 		uverbs_attr_get_obj(attrs, OVBTEST_ATTR_IRQ_EV_HANDLE);
 
 	return ovbtest_irq_src_method(attrs, &to_osrq(ibsrq)->irq,
-				      ibsrq->device);
+				      ibsrq->device, NULL);
 }
 
 static int UVERBS_HANDLER(OVBTEST_METHOD_WQ_IRQ)(struct uverbs_attr_bundle *attrs)
@@ -260,7 +282,8 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_WQ_IRQ)(struct uverbs_attr_bundle *attr
 	struct ib_wq *ibwq =
 		uverbs_attr_get_obj(attrs, OVBTEST_ATTR_IRQ_EV_HANDLE);
 
-	return ovbtest_irq_src_method(attrs, &to_owq(ibwq)->irq, ibwq->device);
+	return ovbtest_irq_src_method(attrs, &to_owq(ibwq)->irq, ibwq->device,
+				      NULL);
 }
 
 static int UVERBS_HANDLER(OVBTEST_METHOD_PORT_IRQ)(struct uverbs_attr_bundle *attrs)
@@ -270,7 +293,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_PORT_IRQ)(struct uverbs_attr_bundle *at
 	if (IS_ERR(ibuc))
 		return PTR_ERR(ibuc);
 	return ovbtest_irq_src_method(attrs, &to_odev(ibuc->device)->irq,
-				      ibuc->device);
+				      ibuc->device, ibuc);
 }
 
 #define OVBTEST_IRQ_EV_METHOD(method, object)				\

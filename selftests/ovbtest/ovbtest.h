@@ -80,6 +80,7 @@ struct ovbtest_irq_src {
 	u32 event;			/* enum ib_event_type */
 	u32 port;			/* device events */
 	u32 flags;			/* enum ovbtest_irq_ev_flags */
+	struct ib_ucontext *owner;	/* device: who started it (lock) */
 	u64 period_ns;
 	u64 raised;			/* handler calls; read with the timer stopped */
 };
@@ -87,6 +88,7 @@ struct ovbtest_irq_src {
 void ovbtest_irq_src_init(struct ovbtest_irq_src *src,
 			  enum ovbtest_irq_kind kind, struct ib_device *ibdev);
 void ovbtest_irq_src_stop(struct ovbtest_irq_src *src);
+void ovbtest_irq_ctx_gone(struct ib_ucontext *ibuc);
 int ovbtest_irq_events_init(void);
 void ovbtest_irq_events_exit(void);
 extern const struct uapi_definition ovbtest_irq_events_uapi_defs[];

@@ -912,7 +912,9 @@ struct ovbtest_cq_irq {
  * (The DEVICE object has no method id left: uverbs_ovbtest probes the
  * one after DEVICE_INFO as missing, 6.12 uses NS+3; hence an object of
  * its own, without handles, at the next free object id.)
- * @port is 0 on an object.  OVBTEST_IRQ_EV_DEFER (QPs only) makes each
+ * @port is 0 on an object.  The port's period is at least
+ * OVBTEST_PORT_IRQ_MIN_PERIOD (each event is a work item of ib_core's),
+ * and its timer stops when the context that started it is gone.  OVBTEST_IRQ_EV_DEFER (QPs only) makes each
  * expiry queue a work item that calls the handler from an ordered
  * workqueue, as mlx5 delivers QP events; destroy_qp waits for it.  A new
  * call first stops the timer (and waits for queued work); @count 0 only
@@ -939,6 +941,8 @@ enum ovbtest_irq_ev_attrs {
 	/* PORT_IRQ only: the events of all the device's QPs, SRQs and WQs */
 	OVBTEST_ATTR_IRQ_EV_OBJ_RAISED,			/* PTR_OUT __u64, optional */
 };
+
+#define OVBTEST_PORT_IRQ_MIN_PERIOD	20000	/* ns */
 
 enum ovbtest_irq_ev_flags {
 	OVBTEST_IRQ_EV_DEFER = 1 << 0,	/* QP: the handler from a workqueue */
