@@ -64,19 +64,12 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_SRQ_RAISE)(struct uverbs_attr_bundle *a
 	struct ovbtest_srq *srq = to_osrq(ibsrq);
 	struct ib_event ev = { .device = ibsrq->device };
 	int type = ovbtest_raise_type(attrs, ovbtest_srq_events);
-	int ret = 0;
 
 	if (type < 0)
 		return type;
-	if (type == IB_EVENT_SRQ_LIMIT_REACHED) {
-		mutex_lock(&srq->lock);
-		if (!srq->attr.srq_limit)
-			ret = -EINVAL;
-		srq->attr.srq_limit = 0;
-		mutex_unlock(&srq->lock);
-		if (ret)
-			return ret;
-	}
+	if (type == IB_EVENT_SRQ_LIMIT_REACHED &&
+	    !atomic_xchg(&srq->limit_armed, 0))
+		return -EINVAL;
 	ev.event = type;
 	ev.element.srq = ibsrq;
 	if (ibsrq->event_handler)

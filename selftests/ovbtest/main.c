@@ -139,6 +139,8 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ovbtest_mcast_init(dev);
 	spin_lock_init(&dev->stuck_lock);
 	INIT_LIST_HEAD(&dev->stuck);
+	ovbtest_irq_src_init(&dev->irq, OVBTEST_IRQ_DEVICE, &dev->ibdev);
+	atomic64_set(&dev->irq_obj_raised, 0);
 }
 
 static int __init ovbtest_init(void)
@@ -146,9 +148,14 @@ static int __init ovbtest_init(void)
 	struct ovbtest_dev *dev;
 	int ret;
 
+	ret = ovbtest_irq_events_init();
+	if (ret)
+		return ret;
 	dev = ib_alloc_device(ovbtest_dev, ibdev);
-	if (!dev)
+	if (!dev) {
+		ovbtest_irq_events_exit();
 		return -ENOMEM;
+	}
 	ovbtest_dev_init(dev, OVBTEST_NUM_PORTS);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_subdev_ops);
 
@@ -190,6 +197,7 @@ err_dealloc:
 	ovbtest_mmap_exit();
 	ida_destroy(&dev->qpn_ida);
 	ib_dealloc_device(&dev->ibdev);
+	ovbtest_irq_events_exit();
 	return ret;
 }
 
@@ -197,6 +205,12 @@ static void __exit ovbtest_exit(void)
 {
 	struct ovbtest_dev *dev = ovbtest_device;
 
+	/*
+	 * The port "interrupt" first: ib_dispatch_event() queues work that
+	 * unregistration flushes, none may be queued after (a driver quiesces
+	 * its event queue before it unregisters).
+	 */
+	ovbtest_irq_src_stop(&dev->irq);
 	/* Users still attached are disassociated before this returns. */
 	ib_unregister_device(&dev->ibdev);
 	WARN_ON(atomic_read(&dev->live.contexts) ||
@@ -218,6 +232,7 @@ static void __exit ovbtest_exit(void)
 	ovbtest_netdev_remove(dev);
 	ib_dealloc_device(&dev->ibdev);
 	platform_device_unregister(ovbtest_dma_pdev);
+	ovbtest_irq_events_exit();
 }
 
 module_init(ovbtest_init);

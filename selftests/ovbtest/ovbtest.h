@@ -10,7 +10,7 @@
  * channel object whose COPY method moves bytes between two of the
  * caller's MRs, as a loopback HCA's RDMA WRITE would, an object whose
  * destroy can fail, and QP, SRQ and WQ async events raised when a test
- * asks (async.c).
+ * asks (async.c) or from an interrupt, with port events (irq_events.c).
  * It implements disassociate_ucontext, so it can be unloaded while users
  * hold objects.  Destroys check the context their udata names (udata.c).
  */
@@ -61,6 +61,39 @@ struct ovbtest_counts {
 #define OVBTEST_MAX_MCAST_GRP		16
 #define OVBTEST_MAX_MCAST_QP_ATTACH	8
 
+/*
+ * irq_events.c: an object's (or the device's) async events raised from
+ * an hrtimer in hard-irq context, as an HCA's event queue interrupt does.
+ */
+enum ovbtest_irq_kind {
+	OVBTEST_IRQ_QP,
+	OVBTEST_IRQ_SRQ,
+	OVBTEST_IRQ_WQ,
+	OVBTEST_IRQ_DEVICE,
+};
+
+struct ovbtest_irq_src {
+	struct mutex lock;		/* restarts of the timer */
+	struct hrtimer timer;
+	enum ovbtest_irq_kind kind;
+	struct ovbtest_dev *dev;
+	u32 left;			/* expiries to come */
+	u32 event;			/* enum ib_event_type */
+	u32 port;			/* device events */
+	u32 flags;			/* enum ovbtest_irq_ev_flags */
+	struct ib_ucontext *owner;	/* device: who started it (lock) */
+	u64 period_ns;
+	u64 raised;			/* handler calls; read with the timer stopped */
+};
+
+void ovbtest_irq_src_init(struct ovbtest_irq_src *src,
+			  enum ovbtest_irq_kind kind, struct ib_device *ibdev);
+void ovbtest_irq_src_stop(struct ovbtest_irq_src *src);
+void ovbtest_irq_ctx_gone(struct ib_ucontext *ibuc);
+int ovbtest_irq_events_init(void);
+void ovbtest_irq_events_exit(void);
+extern const struct uapi_definition ovbtest_irq_events_uapi_defs[];
+
 struct ovbtest_dev {
 	struct ib_device ibdev;
 	struct ovbtest_counts live;
@@ -75,6 +108,8 @@ struct ovbtest_dev {
 	struct list_head stuck;
 	struct net_device *ndev;	/* the RoCE port's (netdev.c) */
 	struct ovbtest_dev *smi;	/* the SMI sub-device (subdev.c) */
+	struct ovbtest_irq_src irq;	/* port events (irq_events.c) */
+	atomic64_t irq_obj_raised;	/* ... and its objects' */
 };
 
 /* The kinds of page a context maps (mmap.c). */
@@ -151,6 +186,7 @@ struct ovbtest_qp {
 	spinlock_t post_lock;
 	struct ovbtest_post_record last_send;
 	struct ovbtest_post_record last_recv;
+	struct ovbtest_irq_src irq;	/* irq_events.c */
 };
 
 struct ovbtest_mr {
@@ -314,8 +350,11 @@ struct ovbtest_srq {
 	struct mutex lock;		/* attr */
 	struct ib_srq_attr attr;
 	u32 srqn;
+	/* attr.srq_limit is in force (SRQ_LIMIT_REACHED disarms it) */
+	atomic_t limit_armed;
 	spinlock_t post_lock;		/* last_recv (post.c) */
 	struct ovbtest_post_record last_recv;
+	struct ovbtest_irq_src irq;	/* irq_events.c */
 };
 
 static inline struct ovbtest_xrcd *to_oxrcd(struct ib_xrcd *ibxrcd)
@@ -335,6 +374,16 @@ extern const struct uapi_definition ovbtest_xrc_uapi_defs[];
 #define OVBTEST_MAX_LOG_RWQ_TBL		4
 
 extern const struct ib_device_ops ovbtest_wq_ops;
+struct ovbtest_wq {
+	struct ib_wq ibwq;
+	struct mutex lock;		/* ibwq.state */
+	struct ovbtest_irq_src irq;	/* irq_events.c */
+};
+
+static inline struct ovbtest_wq *to_owq(struct ib_wq *ibwq)
+{
+	return container_of(ibwq, struct ovbtest_wq, ibwq);
+}
 
 /* flow.c: flow steering rules; the DEVICE_LAST_FLOW method */
 extern const struct ib_device_ops ovbtest_flow_ops;

@@ -71,6 +71,7 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 	}
 
 	mutex_init(&qp->lock);
+	ovbtest_irq_src_init(&qp->irq, OVBTEST_IRQ_QP, ibqp->device);
 	spin_lock_init(&qp->post_lock);
 	qp->state = IB_QPS_RESET;
 	qp->port_num = init->port_num;
@@ -223,6 +224,8 @@ static int ovbtest_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct ovbtest_qp *qp = to_oqp(ibqp);
 
 	ovbtest_udata_check(qp->owner, udata);
+	/* no event of the QP after this returns */
+	ovbtest_irq_src_stop(&qp->irq);
 	ovbtest_wc_forget_qp(ibqp);
 	ovbtest_mcast_drop_qp(qp);
 	mutex_destroy(&qp->lock);

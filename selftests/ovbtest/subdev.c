@@ -58,6 +58,7 @@ static void ovbtest_del_sub_dev(struct ib_device *sub)
 	mutex_lock(&ovbtest_subdev_lock);
 	to_odev(sub->parent)->smi = NULL;
 	mutex_unlock(&ovbtest_subdev_lock);
+	ovbtest_irq_src_stop(&smi->irq);
 	ib_unregister_device(sub);
 	ida_destroy(&smi->qpn_ida);
 	ib_dealloc_device(sub);

@@ -90,6 +90,7 @@ static void ovbtest_dealloc_ucontext(struct ib_ucontext *ibuc)
 
 	ovbtest_ucontext_unmap(uc);
 	ovbtest_stuck_orphan(uc);
+	ovbtest_irq_ctx_gone(ibuc);
 	atomic_dec(&to_odev(ibuc->device)->live.contexts);
 }
 

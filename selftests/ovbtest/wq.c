@@ -16,19 +16,9 @@
 static DEFINE_IDA(ovbtest_wqn_ida);
 static DEFINE_IDA(ovbtest_rwq_tbl_ida);
 
-struct ovbtest_wq {
-	struct ib_wq ibwq;
-	struct mutex lock;		/* ibwq.state */
-};
-
 struct ovbtest_rwq_ind_table {
 	struct ib_rwq_ind_table ibtbl;
 };
-
-static inline struct ovbtest_wq *to_owq(struct ib_wq *ibwq)
-{
-	return container_of(ibwq, struct ovbtest_wq, ibwq);
-}
 
 static struct ib_wq *ovbtest_create_wq(struct ib_pd *pd,
 				       struct ib_wq_init_attr *init,
@@ -55,6 +45,7 @@ static struct ib_wq *ovbtest_create_wq(struct ib_pd *pd,
 		return ERR_PTR(wqn);
 	}
 	mutex_init(&wq->lock);
+	ovbtest_irq_src_init(&wq->irq, OVBTEST_IRQ_WQ, pd->device);
 	wq->ibwq.wq_num = wqn;
 	wq->ibwq.state = IB_WQS_RESET;
 	/* ib_uverbs leaves the handler to the driver, as mlx5 and mlx4 take it */
@@ -68,6 +59,8 @@ static int ovbtest_destroy_wq(struct ib_wq *ibwq, struct ib_udata *udata)
 	struct ovbtest_dev *dev = to_odev(ibwq->device);
 	struct ovbtest_wq *wq = to_owq(ibwq);
 
+	/* no event of the WQ after this returns */
+	ovbtest_irq_src_stop(&wq->irq);
 	ida_free(&ovbtest_wqn_ida, ibwq->wq_num);
 	mutex_destroy(&wq->lock);
 	kfree(wq);

@@ -57,6 +57,8 @@ static int ovbtest_create_srq(struct ib_srq *ibsrq,
 	spin_lock_init(&srq->post_lock);
 	srq->attr = init->attr;
 	srq->attr.srq_limit = 0;	/* armed by modify_srq only */
+	atomic_set(&srq->limit_armed, 0);
+	ovbtest_irq_src_init(&srq->irq, OVBTEST_IRQ_SRQ, ibsrq->device);
 	srq->srqn = srqn;
 	if (init->srq_type == IB_SRQT_XRC)
 		ibsrq->ext.xrc.srq_num = srqn;
@@ -82,6 +84,8 @@ static int ovbtest_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 			ret = -EINVAL;
 		else
 			srq->attr.srq_limit = attr->srq_limit;
+		if (!ret)
+			atomic_set(&srq->limit_armed, !!attr->srq_limit);
 	}
 	mutex_unlock(&srq->lock);
 	return ret;
@@ -93,6 +97,8 @@ static int ovbtest_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 
 	mutex_lock(&srq->lock);
 	*attr = srq->attr;
+	if (!atomic_read(&srq->limit_armed))
+		attr->srq_limit = 0;
 	mutex_unlock(&srq->lock);
 	return 0;
 }
@@ -102,6 +108,8 @@ static int ovbtest_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	struct ovbtest_dev *dev = to_odev(ibsrq->device);
 	struct ovbtest_srq *srq = to_osrq(ibsrq);
 
+	/* no event of the SRQ after this returns */
+	ovbtest_irq_src_stop(&srq->irq);
 	mutex_destroy(&srq->lock);
 	ida_free(&ovbtest_srqn_ida, srq->srqn);
 	atomic_dec(&dev->live.srqs);

@@ -1023,4 +1023,64 @@ struct ovbtest_push_wc {
 	__u32 reserved2;	/* 0 */
 };
 
+/*
+ * Interrupt-context async events (selftests/ovbtest/irq_events.c; test:
+ * selftests/uverbs_ovbtest_irq_events.c): a method added to the standard
+ * QP, SRQ and WQ objects, and one of the driver's PORT_IRQ object, start an
+ * hrtimer in hard-interrupt mode that fires @count times, @period_ns
+ * apart.  Each expiry raises @event from the interrupt, as an HCA's event
+ * queue handler does: the object's event_handler with the object, or for
+ * the PORT_IRQ method ib_dispatch_event() on port @port.  The types: those
+ * of the RAISE methods above (SRQ_LIMIT_REACHED only when the limit is
+ * armed, and the event disarms it: an expiry with the limit disarmed
+ * raises nothing), and for the device PORT_ACTIVE, PORT_ERR, LID_CHANGE,
+ * PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE; others EINVAL.
+ * (The DEVICE object has no method id left: uverbs_ovbtest probes the
+ * one after DEVICE_INFO as missing, 6.12 uses NS+3; hence an object of
+ * its own, without handles, at the next free object id.)
+ * @port is 0 on an object.  The port's period is at least
+ * OVBTEST_PORT_IRQ_MIN_PERIOD (each event is a work item of ib_core's),
+ * and its timer stops when the context that started it is gone.  OVBTEST_IRQ_EV_DEFER (QPs only) makes each
+ * expiry queue a work item that calls the handler from an ordered
+ * workqueue, as mlx5 delivers QP events; destroy_qp waits for it.  A new
+ * call first stops the timer (and waits for queued work); @count 0 only
+ * stops it.  RAISED reports the events the driver raised since the
+ * object was made (the device: since the module was loaded), read with
+ * the timer stopped.  destroy_qp/srq/wq stop the timer before they
+ * return, and the module stops the device's before it unregisters.
+ */
+enum ovbtest_irq_ev_methods {
+	OVBTEST_METHOD_QP_IRQ = OVBTEST_NS + 2,
+	OVBTEST_METHOD_SRQ_IRQ = OVBTEST_NS + 2,
+	OVBTEST_METHOD_WQ_IRQ = OVBTEST_NS + 2,
+	OVBTEST_METHOD_PORT_IRQ = OVBTEST_NS,	/* on OVBTEST_OBJECT_PORT_IRQ */
+};
+
+enum ovbtest_irq_ev_objects {
+	OVBTEST_OBJECT_PORT_IRQ = OVBTEST_NS + 4,
+};
+
+enum ovbtest_irq_ev_attrs {
+	OVBTEST_ATTR_IRQ_EV_HANDLE = OVBTEST_ATTR_NS,	/* IDR QP/SRQ/WQ, READ; not on PORT_IRQ */
+	OVBTEST_ATTR_IRQ_EV_ARGS,			/* PTR_IN ovbtest_irq_ev */
+	OVBTEST_ATTR_IRQ_EV_RAISED,			/* PTR_OUT __u64, optional */
+	/* PORT_IRQ only: the events of all the device's QPs, SRQs and WQs */
+	OVBTEST_ATTR_IRQ_EV_OBJ_RAISED,			/* PTR_OUT __u64, optional */
+};
+
+#define OVBTEST_PORT_IRQ_MIN_PERIOD	20000	/* ns */
+
+enum ovbtest_irq_ev_flags {
+	OVBTEST_IRQ_EV_DEFER = 1 << 0,	/* QP: the handler from a workqueue */
+};
+
+struct ovbtest_irq_ev {
+	__u32 count;
+	__u32 period_ns;	/* at least 1000 when @count */
+	__u32 event;		/* enum ib_event_type */
+	__u32 port;		/* DEVICE: a port number; objects: 0 */
+	__u32 flags;		/* enum ovbtest_irq_ev_flags */
+	__u32 reserved;		/* 0 */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
