@@ -281,6 +281,7 @@ static int dm_mr_reg(int fd, __u32 pd, __u32 dm, __u64 offset, __u64 length,
 TEST_F(ovbtest, device_memory_and_its_mrs)
 {
 	__u32 lkey = 0;
+	int chan;
 	int dm, mr;
 
 	EXPECT_EQ(-EINVAL, dm_alloc(self->fd, 0, 0));		/* driver */
@@ -304,6 +305,15 @@ TEST_F(ovbtest, device_memory_and_its_mrs)
 		       IB_UVERBS_ACCESS_LOCAL_WRITE, &lkey);
 	ASSERT_LE(0, mr);
 	EXPECT_NE(0, lkey);
+
+	/* device memory has no pages: the copy channel refuses its MRs */
+	chan = ovbtest_chan_create(self->fd, self->pd, 4, NULL);
+	ASSERT_LE(0, chan);
+	EXPECT_EQ(-EINVAL, ovbtest_copy(self->fd, chan, mr, 0, self->dst_mr, 0,
+					16, NULL));
+	EXPECT_EQ(-EINVAL, ovbtest_copy(self->fd, chan, self->src_mr, 0, mr, 0,
+					16, NULL));
+	EXPECT_EQ(0, ovbtest_chan_destroy(self->fd, chan, NULL));
 
 	/* the MR holds the DM and the PD */
 	EXPECT_EQ(-EBUSY, destroy(self->fd, UVERBS_OBJECT_DM,

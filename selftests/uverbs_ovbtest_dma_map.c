@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -424,6 +425,38 @@ TEST_F(dma_map, scattered_pages_have_no_big_blocks)
 	munmap(p, n * PG);
 	if (!odd_break)
 		SKIP(return, "the pages broke only at 64 KB boundaries");
+}
+
+/*
+ * Physical addresses are CAP_SYS_ADMIN's to see (as /proc/self/pagemap's
+ * frame numbers): a process without it, on the same file, gets EPERM; a
+ * bitmap without a page size of at least a page is refused.
+ */
+TEST_F(dma_map, refusals)
+{
+	char *p = touched(1);
+	pid_t pid;
+	int mr, st;
+
+	ASSERT_NE(MAP_FAILED, p);
+	mr = reg_mr_at(self->fd, self->pd, p, PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	EXPECT_EQ(-EINVAL, dma_map(self->fd, mr, 1, &self->m));
+	EXPECT_EQ(-EINVAL, dma_map(self->fd, mr, PG - 1, &self->m));
+	EXPECT_EQ(0, dma_map(self->fd, mr, PG | 1, &self->m));
+	EXPECT_EQ(PG, self->m.info.best_pgsz);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(dma_map(self->fd, mr, PG, &self->m) == -EPERM ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("unprivileged DMA_MAP: status %#x", st);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, PG);
 }
 
 OVBTEST_UNLOAD_FIXTURE()

@@ -71,12 +71,18 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_MR_DMA_MAP)(struct uverbs_attr_bundle *
 	u64 *blocks = NULL, pgsz_bitmap;
 	int ret;
 
+	/* physical addresses, as pagemap's frame numbers, are the admin's */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	if (!umem || umem->is_dmabuf || umem->is_odp)
 		return -EINVAL;
 	ret = uverbs_copy_from(&pgsz_bitmap, attrs,
 			       OVBTEST_ATTR_MR_DMA_MAP_PGSZ);
 	if (ret)
 		return ret;
+	/* as every driver's: some size of at least a page */
+	if (!(pgsz_bitmap & GENMASK_ULL(63, PAGE_SHIFT)))
+		return -EINVAL;
 	map.address = umem->address;
 	map.length = umem->length;
 	map.num_pages = ib_umem_num_pages(umem);
@@ -119,9 +125,10 @@ out:
 }
 
 DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_MR_DMA_MAP,
+			    /* exclusive: ib_umem_find_best_pgsz() sets the iova */
 			    UVERBS_ATTR_IDR(OVBTEST_ATTR_MR_DMA_MAP_HANDLE,
 					    UVERBS_OBJECT_MR,
-					    UVERBS_ACCESS_READ,
+					    UVERBS_ACCESS_WRITE,
 					    UA_MANDATORY),
 			    UVERBS_ATTR_PTR_IN(OVBTEST_ATTR_MR_DMA_MAP_PGSZ,
 					       UVERBS_ATTR_TYPE(u64),

@@ -55,7 +55,7 @@ static void ovbtest_wc_forget(struct ib_cq *ibcq, struct ib_qp *qp)
 		return;
 	cq = to_ocq(ibcq);
 	spin_lock_irqsave(&cq->wc_lock, flags);
-	if (cq->wc_pending && cq->wc.qp == qp)
+	if (cq->wc_pending && cq->wc_owner == qp)
 		cq->wc_pending = false;
 	spin_unlock_irqrestore(&cq->wc_lock, flags);
 }
@@ -83,6 +83,10 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_CQ_PUSH_WC)(struct uverbs_attr_bundle *
 	if (args.reserved || args.reserved2 ||
 	    !rdma_is_port_valid(ibcq->device, args.port_num))
 		return -EINVAL;
+	/* 32-bit LIDs only on an OPA port (ib_uverbs WARNs on others) */
+	if (args.slid > U16_MAX &&
+	    !rdma_cap_opa_ah(ibcq->device, args.port_num))
+		return -EINVAL;
 	/* a QP completes on its own CQs only */
 	if (qp->send_cq != ibcq && qp->recv_cq != ibcq)
 		return -EINVAL;
@@ -94,13 +98,15 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_CQ_PUSH_WC)(struct uverbs_attr_bundle *
 			.wr_id = args.wr_id,
 			.status = IB_WC_SUCCESS,
 			.opcode = IB_WC_RECV,
-			.qp = qp,
+			.qp = &cq->wc_qp,
 			.src_qp = args.src_qp,
 			.slid = args.slid,
 			.sl = args.sl,
 			.dlid_path_bits = args.dlid_path_bits,
 			.port_num = args.port_num,
 		};
+		cq->wc_qp.qp_num = qp->qp_num;
+		cq->wc_owner = qp;
 		cq->wc_pending = true;
 	}
 	spin_unlock_irqrestore(&cq->wc_lock, flags);

@@ -157,10 +157,18 @@ struct ovbtest_cq {
 	u32 irq_flags;
 	u64 irq_period_ns;
 	u64 irq_fired;			/* read with the timer stopped */
-	/* opa.c: one completion a test pushed, until polled */
+	/*
+	 * opa.c: one completion a test pushed, until polled.  Its wc.qp is
+	 * wc_qp, a stand-in holding the QP's number: a poller reads it after
+	 * dropping wc_lock, when the real QP may be gone (destroy forgets
+	 * only what is still pending); the push takes the CQ exclusively, so
+	 * no push rewrites it under a poll.  wc_owner is only compared.
+	 */
 	spinlock_t wc_lock;
 	bool wc_pending;
 	struct ib_wc wc;
+	struct ib_qp wc_qp;
+	const struct ib_qp *wc_owner;
 };
 
 /* What modify_qp set and query_qp reports; no queues, no data path. */

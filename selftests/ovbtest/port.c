@@ -32,7 +32,7 @@ MODULE_PARM_DESC(ib_speed, "active speed of the InfiniBand port (enum ib_speed)"
 /*
  * hfi1's kind of port (opa.c): the InfiniBand port with
  * RDMA_CORE_CAP_OPA_AH, fixed at load; its LIDs settable, 32 bits when
- * it is OPA (an IB port's must fit 16: ib_core WARNs otherwise).
+ * it is OPA (an IB port reports their low 16 bits: ib_uverbs WARNs on more).
  */
 static bool opa;
 module_param(opa, bool, 0444);
@@ -109,6 +109,11 @@ static int ovbtest_query_port(struct ib_device *ibdev, u32 port,
 	attr->lid = port == OVBTEST_PORT_IB ? READ_ONCE(ib_lid) : desc->lid;
 	attr->sm_lid = port == OVBTEST_PORT_IB ? READ_ONCE(ib_sm_lid) :
 						 desc->sm_lid;
+	/* 32-bit LIDs on an OPA port only, as hfi1 keeps them */
+	if (!rdma_cap_opa_ah(ibdev, port)) {
+		attr->lid = (u16)attr->lid;
+		attr->sm_lid = (u16)attr->sm_lid;
+	}
 	attr->port_cap_flags = desc->port_cap_flags;
 	attr->max_msg_sz = OVBTEST_COPY_MAX;
 	attr->active_width = IB_WIDTH_1X;

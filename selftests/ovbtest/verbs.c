@@ -321,6 +321,9 @@ int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 	int ret = 0;
 	void *buf;
 
+	/* device memory MRs (dm.c) have no pages to copy */
+	if (!src->umem || !dst->umem)
+		return -EINVAL;
 	if (!ovbtest_mr_range_ok(src, src_off, len) ||
 	    !ovbtest_mr_range_ok(dst, dst_off, len))
 		return -ERANGE;

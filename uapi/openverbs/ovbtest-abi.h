@@ -465,11 +465,14 @@ enum ovbtest_mr_revoke_attrs {
  * MR's iova, and ib_umem_num_dma_blocks() for that size (0 when none
  * fits).  DMA_MAP_SEGS (optional): the mapped entries, as many as fit;
  * DMA_MAP_BLOCKS (optional): the DMA address of each block of the best
- * size, as many as fit (rdma_umem_for_each_dma_block()).  A dma-buf MR:
- * EINVAL.
+ * size, as many as fit, at most 4096 each (rdma_umem_for_each_dma_block()).
+ * Without CAP_SYS_ADMIN: EPERM (physical addresses, as pagemap's frame
+ * numbers); a dma-buf, ODP or device-memory MR, or a bitmap without a size
+ * of at least a page: EINVAL.  The MR is taken exclusively (the call sets
+ * the umem's iova): EBUSY while another command uses it.
  */
 enum ovbtest_mr_dma_map_attrs {
-	OVBTEST_ATTR_MR_DMA_MAP_HANDLE = OVBTEST_ATTR_NS,	/* IDR MR, READ */
+	OVBTEST_ATTR_MR_DMA_MAP_HANDLE = OVBTEST_ATTR_NS,	/* IDR MR, WRITE */
 	OVBTEST_ATTR_MR_DMA_MAP_PGSZ,		/* PTR_IN __aligned_u64 */
 	OVBTEST_ATTR_MR_DMA_MAP_OUT,		/* PTR_OUT ovbtest_mr_dma_map */
 	OVBTEST_ATTR_MR_DMA_MAP_SEGS,		/* PTR_OUT ovbtest_dma_seg[] */
@@ -995,12 +998,15 @@ struct ovbtest_drv_qp_resp {
  * selftests/uverbs_ovbtest_opa.c).  Loaded with opa=1, the InfiniBand port
  * has RDMA_CORE_CAP_OPA_AH (no MAD capabilities: nothing serves MADs),
  * and its LID and SM LID are the module parameters ib_lid and ib_sm_lid
- * (writable, 32 bits; without opa=1 they must fit 16).  An address vector
+ * (writable, 32 bits; a port that is not OPA reports their low 16).  An address vector
  * of the OPA type with a GRH whose destination GID carries an extended
  * LID (ib_is_opa_gid()) gets that LID as its DLID, as hfi1 makes one.
  * A method added to the standard CQ object queues one completion of a
  * QP whose send or receive CQ it is, with the LIDs given; the next poll
  * returns it.  Destroying the QP drops it, as a driver cleans its CQs.
+ * A source LID above 16 bits on a port that is not OPA: EINVAL (ib_uverbs
+ * WARNs on such a LID; no driver makes one).  EBUSY: a completion is
+ * pending, or the CQ is in use by another command (taken exclusively).
  */
 enum ovbtest_cq_push_methods {
 	OVBTEST_METHOD_CQ_PUSH_WC = OVBTEST_NS + 1,
