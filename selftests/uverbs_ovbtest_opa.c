@@ -29,6 +29,7 @@
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
 #include "qp_abi.h"
+#include "ovbtest_ib_port.h"
 
 #define P_IB		OVBTEST_PORT_IB
 #define P_ROCE		OVBTEST_PORT_ROCE
@@ -67,32 +68,6 @@ static int set_param(const char *name, __u32 v)
 	ok = write(fd, buf, n) == n;
 	close(fd);
 	return ok ? 0 : -EIO;
-}
-
-/* ------------------------------------------------------------ QUERY_PORT */
-
-static int query_port_write(int fd, __u8 port,
-			    struct ib_uverbs_query_port_resp *resp)
-{
-	struct ib_uverbs_query_port req = {
-		.response = (uintptr_t)resp,
-		.port_num = port,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_PORT, &req,
-			      sizeof(req), sizeof(*resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int query_port_ioctl(int fd, __u8 port,
-			    struct ib_uverbs_query_port_resp_ex *resp)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
-	ioc_const(&c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, port);
-	ioc_out(&c, UVERBS_ATTR_QUERY_PORT_RESP, resp, sizeof(*resp));
-	return ioc_call(fd, &c);
 }
 
 /* --------------------------------------------------------------- POLL_CQ */
@@ -141,132 +116,6 @@ static int poll_cq(int fd, __u32 cq, int by_ioctl, struct ib_uverbs_wc *wc)
 	return resp.hdr.count;
 }
 
-/* ----------------------------------------------------------- AVs and QPs */
-
-static struct ib_uverbs_ah_attr ah_attr(__u16 dlid, const __u8 *dgid)
-{
-	struct ib_uverbs_ah_attr a = {
-		.dlid = dlid,
-		.sl = 5,
-		.src_path_bits = 0x3,
-		.port_num = P_IB,
-	};
-
-	if (dgid) {
-		a.is_global = 1;
-		memcpy(a.grh.dgid, dgid, 16);
-		a.grh.hop_limit = 64;
-	}
-	return a;
-}
-
-struct ah_resp {
-	struct ib_uverbs_create_ah_resp core;
-	struct ovbtest_av_info drv;
-} __attribute__((packed));
-
-/* CREATE_AH by write() or INVOKE_WRITE; the handle or -errno. */
-static int create_ah(int fd, __u32 pd, struct ib_uverbs_ah_attr attr,
-		     int by_ioctl, struct ovbtest_av_info *av)
-{
-	struct ah_resp resp;
-	struct ib_uverbs_create_ah req = {
-		.response = (uintptr_t)&resp,
-		.user_handle = 0xa4,
-		.pd_handle = pd,
-		.attr = attr,
-	};
-	struct ioc c;
-	int ret;
-
-	memset(&resp, 0xa5, sizeof(resp));
-	if (!by_ioctl) {
-		ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_AH, &req,
-			      sizeof(req), sizeof(resp));
-	} else {
-		ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
-				 UVERBS_METHOD_INVOKE_WRITE);
-		ioc_const(&c, UVERBS_ATTR_WRITE_CMD,
-			  IB_USER_VERBS_CMD_CREATE_AH);
-		ioc_in(&c, UVERBS_ATTR_CORE_IN, &req, sizeof(req));
-		ioc_out(&c, UVERBS_ATTR_CORE_OUT, &resp.core,
-			sizeof(resp.core));
-		ioc_out(&c, UVERBS_ATTR_UHW_OUT, &resp.drv, sizeof(resp.drv));
-		ret = ioc_call(fd, &c);
-	}
-	memcpy(av, &resp.drv, sizeof(*av));
-	return ret < 0 ? ret : (int)resp.core.ah_handle;
-}
-
-static int destroy_ah(int fd, __u32 ah)
-{
-	struct ib_uverbs_destroy_ah req = { .ah_handle = ah };
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_AH, &req,
-			      sizeof(req), 0);
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int last_av(int fd, struct ovbtest_av_info *av)
-{
-	struct ioc c;
-
-	memset(av, 0xa5, sizeof(*av));
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_AV);
-	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_AV_INFO, av, sizeof(*av));
-	return ioc_call(fd, &c);
-}
-
-/* An RC QP to INIT, then to RTR with @av. */
-static int rc_to_rtr(int fd, __u32 qp, struct ib_uverbs_ah_attr av)
-{
-	struct ib_uverbs_modify_qp init = {
-		.qp_handle = qp,
-		.attr_mask = QP_STATE | QP_PKEY_INDEX | QP_PORT |
-			     QP_ACCESS_FLAGS,
-		.qp_state = QPS_INIT,
-		.port_num = P_IB,
-	};
-	struct ib_uverbs_modify_qp rtr = {
-		.qp_handle = qp,
-		.attr_mask = QP_STATE | QP_AV | QP_PATH_MTU | QP_DEST_QPN |
-			     QP_RQ_PSN | QP_MAX_DEST_RD_ATOMIC |
-			     QP_MIN_RNR_TIMER,
-		.qp_state = QPS_RTR,
-		.path_mtu = 3,
-		.dest_qp_num = 0x42,
-		.rq_psn = 1,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 1,
-	};
-	int ret = raw_modify_qp(fd, &init);
-
-	rtr.dest.dlid = av.dlid;
-	rtr.dest.sl = av.sl;
-	rtr.dest.src_path_bits = av.src_path_bits;
-	rtr.dest.is_global = av.is_global;
-	rtr.dest.port_num = av.port_num;
-	memcpy(rtr.dest.dgid, av.grh.dgid, 16);
-	rtr.dest.hop_limit = av.grh.hop_limit;
-	return ret ?: raw_modify_qp(fd, &rtr);
-}
-
-static int query_qp_dest(int fd, __u32 qp, struct ib_uverbs_qp_dest *dest)
-{
-	struct ib_uverbs_query_qp_resp resp;
-	struct ib_uverbs_query_qp req = {
-		.response = (uintptr_t)&resp,
-		.qp_handle = qp,
-		.attr_mask = QP_STATE | QP_AV,
-	};
-	ssize_t ret;
-
-	memset(&resp, 0xa5, sizeof(resp));
-	ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_QP, &req, sizeof(req),
-		      sizeof(resp));
-	*dest = resp.dest;
-	return ret < 0 ? (int)ret : 0;
-}
 
 /* ------------------------------------------------------------- fixture */
 
