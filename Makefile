@@ -97,7 +97,7 @@ help:
 	@echo "                 FUZZ_THREADS=N FUZZ_PROCS=M: concurrent mode, N threads + M processes on shared files"
 	@echo "make fuzz-compare  the fuzzer's results for FUZZ_SEEDS on both stacks, compared"
 	@echo "make kabi-check  exported symbol CRCs vs each installed kernel's Module.symvers (every flavor)"
-	@echo "make check       checkpatch + sparse on the kernel module (every series of KVERS)"
+	@echo "make check       checkpatch + sparse on the kernel module (every series of KVERS), checkpatch on the test modules"
 	@echo "make dkms-install  install ib_uverbs on this machine with dkms (root)"
 	@echo "make dkms-test   dkms build here, dkms install + modprobe rdma_rxe in QEMU"
 	@echo "make deb         Debian packages into build/deb (openverbs-dkms, libopenverbs, -tools, -dev)"
@@ -263,6 +263,8 @@ demo: ensure-setup
 # layer compiles different code for each).
 check:
 	$(TOP)/kernel/check-style $(TOP)/kernel
+	$(TOP)/kernel/check-style $(TOP)/selftests/ovbtest LINUX_VERSION_CODE,CONSTANT_COMPARISON
+	$(TOP)/kernel/check-style $(TOP)/selftests/odp
 	@$(call each-kver,$(KVERS),$(MAKE) --no-print-directory check-sparse KVER=$$kv)
 
 check-sparse: kernel
