@@ -348,41 +348,46 @@ struct Handles {
 // ---------------------------------------------------------------- the phases
 // Each phase: the measured calls, every one completed (unmeasured) before
 // the next; a failed post or a completion in error ends the program.
-void begin(const char *name)	// a progress line per phase, for the log
+// One phase: iters rounds of round(), counted (callgrind's statistics
+// zeroed before and dumped under name after) only on the measured pass.
+template <class Round>
+void phase(const char *name, int iters, Round round)
 {
 	std::fprintf(stderr, "cxxcost: %s%s\n", name, g_dump ? "" : " (warm-up)");
+	if (g_dump)
+		CALLGRIND_ZERO_STATS;
+	for (int i = 0; i < iters; i++)
+		round();
+	if (g_dump)
+		CALLGRIND_DUMP_STATS_AT(name);
+}
+
+// post() must leave g_sink alone: a failed post changes it.
+template <class Post>
+void checked_post(const char *name, Post post)
+{
+	int before = g_sink;
+	post();
+	if (g_sink != before)
+		bench::die(name);
 }
 
 template <class Post>
 void posts(const char *name, int iters, const Rig &r, Post post)
 {
-	begin(name);
-	if (g_dump)
-		CALLGRIND_ZERO_STATS;
-	for (int i = 0; i < iters; i++) {
-		int before = g_sink;
+	phase(name, iters, [&] {
 		arm(r.scq);
-		post();
-		if (g_sink != before)
-			bench::die(name);
+		checked_post(name, post);
 		await_event(r.ch);
 		reap(r.scq, name);
-	}
-	if (g_dump)
-		CALLGRIND_DUMP_STATS_AT(name);
+	});
 }
 
 template <class PostRecv>
 void recvs(const char *name, int iters, const Rig &r, PostRecv post)
 {
-	begin(name);
-	if (g_dump)
-		CALLGRIND_ZERO_STATS;
-	for (int i = 0; i < iters; i++) {
-		int before = g_sink;
-		post();
-		if (g_sink != before)
-			bench::die(name);
+	phase(name, iters, [&] {
+		checked_post(name, post);
 		// a SEND consumes it
 		ibv_sge sge = {r.local, kLen, r.mr->lkey};
 		ibv_send_wr wr{}, *bad;
@@ -396,68 +401,50 @@ void recvs(const char *name, int iters, const Rig &r, PostRecv post)
 		await_event(r.ch);
 		reap(r.scq, "the SEND");
 		reap(r.rcq, name);
-	}
-	if (g_dump)
-		CALLGRIND_DUMP_STATS_AT(name);
+	});
+}
+
+// A completion the unmeasured C write on qp made, polled by poll().
+template <class Poll>
+void polled(const char *name, int iters, const Rig &r, ibv_qp *qp, ibv_cq *cq,
+	    ibv_comp_channel *ch, Poll poll)
+{
+	phase(name, iters, [&] {
+		arm(cq);
+		c_write_unmeasured(r, qp);
+		await_event(ch);
+		if (poll() != 1)
+			bench::die(name);
+	});
 }
 
 template <class Poll>
 void polls(const char *name, int iters, const Rig &r, Poll poll)
 {
-	begin(name);
-	if (g_dump)
-		CALLGRIND_ZERO_STATS;
-	for (int i = 0; i < iters; i++) {
-		arm(r.scq);
-		c_write_unmeasured(r, r.a);
-		await_event(r.ch);
-		if (poll() != 1)
-			bench::die(name);
-	}
-	if (g_dump)
-		CALLGRIND_DUMP_STATS_AT(name);
+	polled(name, iters, r, r.a, r.scq, r.ch, poll);
+}
+
+template <class Poll>
+void ex_polls(const char *name, int iters, const Rig &r, Poll poll)
+{
+	polled(name, iters, r, r.ax, ibv_cq_ex_to_cq(r.xcq), r.xch, poll);
 }
 
 template <class Post>
 void wr_posts(const char *name, int iters, const Rig &r, Post post)
 {
-	begin(name);
 	ibv_cq *cq = ibv_cq_ex_to_cq(r.xcq);
-	if (g_dump)
-		CALLGRIND_ZERO_STATS;
-	for (int i = 0; i < iters; i++) {
-		int before = g_sink, n = 0;
+	phase(name, iters, [&] {
+		int n = 0;
 		arm(cq);
-		post();
-		if (g_sink != before)
-			bench::die(name);
+		checked_post(name, post);
 		while (n == 0) {
 			await_event(r.xch);
 			n = reap_ex(r.xcq);
 			if (n == 0)
 				arm(cq);
 		}
-	}
-	if (g_dump)
-		CALLGRIND_DUMP_STATS_AT(name);
-}
-
-template <class Poll>
-void ex_polls(const char *name, int iters, const Rig &r, Poll poll)
-{
-	begin(name);
-	ibv_cq *cq = ibv_cq_ex_to_cq(r.xcq);
-	if (g_dump)
-		CALLGRIND_ZERO_STATS;
-	for (int i = 0; i < iters; i++) {
-		arm(cq);
-		c_write_unmeasured(r, r.ax);
-		await_event(r.xch);
-		if (poll() != 1)
-			bench::die(name);
-	}
-	if (g_dump)
-		CALLGRIND_DUMP_STATS_AT(name);
+	});
 }
 
 } // namespace

@@ -8,6 +8,8 @@
 #ifndef OVBTEST_STUCK_H
 #define OVBTEST_STUCK_H
 
+#include <regex.h>
+
 #include "ovbtest_lib.h"
 
 /*
@@ -75,6 +77,52 @@ static inline int kmsg_open(void)
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * The text of the next record logged since the last read of a kmsg_open()
+ * reader ("prio,seq,time,flags;text", cut to the text's first line), rec
+ * its buffer; NULL when there is none.  Overwritten records and our own
+ * "ovb-expect:" markers are skipped.
+ */
+static inline const char *kmsg_next(int fd, char *rec, size_t size)
+{
+	for (;;) {
+		ssize_t len = read(fd, rec, size - 1);
+		char *text, *nl;
+
+		if (len < 0 && errno == EPIPE)
+			continue;
+		if (len <= 0)
+			return NULL;
+		rec[len] = 0;
+		text = strchr(rec, ';');
+		if (!text)
+			continue;
+		text++;
+		nl = strchr(text, '\n');
+		if (nl)
+			*nl = 0;
+		if (!strstr(text, "ovb-expect:"))
+			return text;
+	}
+}
+
+/*
+ * A "WARNING:" record, printed as a TAP comment, counts in *warnings, and
+ * in *leak_warnings when it is the forced cleanup's (leak_re: LEAK_WARN_RE
+ * compiled).
+ */
+static inline void kmsg_count_warning(const char *text, const regex_t *leak_re,
+				      int *warnings, int *leak_warnings)
+{
+	if (!strstr(text, "WARNING:"))
+		return;
+	printf("# kmsg: %s\n", text);
+	fflush(stdout);
+	(*warnings)++;
+	if (!regexec(leak_re, text, 0, NULL, 0))
+		(*leak_warnings)++;
 }
 
 #endif /* OVBTEST_STUCK_H */

@@ -33,10 +33,7 @@ struct kmsg_counts {
 	int freed;		/* ovbtest's "freed N STUCK object(s)" */
 };
 
-/*
- * Reads the records logged since the last call: "prio,seq,time,flags;
- * text", then continuation lines.  Our own markers are not counted.
- */
+/* Counts the records logged since the last call (kmsg_next). */
 static struct kmsg_counts kmsg_scan(int fd)
 {
 	struct kmsg_counts n = {};
@@ -46,30 +43,11 @@ static struct kmsg_counts kmsg_scan(int fd)
 	if (regcomp(&re, LEAK_WARN_RE, REG_EXTENDED | REG_NOSUB))
 		abort();
 	for (;;) {
-		ssize_t len = read(fd, rec, sizeof(rec) - 1);
-		char *text, *nl;
+		const char *text = kmsg_next(fd, rec, sizeof(rec));
 
-		if (len < 0 && errno == EPIPE)
-			continue;	/* overwritten records: skip them */
-		if (len <= 0)
-			break;
-		rec[len] = 0;
-		text = strchr(rec, ';');
 		if (!text)
-			continue;
-		text++;
-		nl = strchr(text, '\n');
-		if (nl)
-			*nl = 0;
-		if (strstr(text, "ovb-expect:"))
-			continue;
-		if (strstr(text, "WARNING:")) {
-			printf("# kmsg: %s\n", text);
-			fflush(stdout);
-			n.warnings++;
-			if (!regexec(&re, text, 0, NULL, 0))
-				n.leak_warnings++;
-		}
+			break;
+		kmsg_count_warning(text, &re, &n.warnings, &n.leak_warnings);
 		if (strstr(text, "ovbtest: freed "))
 			n.freed++;
 	}

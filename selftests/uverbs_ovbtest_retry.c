@@ -108,32 +108,13 @@ static void kmsg_scan(int fd, struct kmsg_counts *n)
 	if (regcomp(&re, LEAK_WARN_RE, REG_EXTENDED | REG_NOSUB))
 		abort();
 	for (;;) {
-		ssize_t len = read(fd, rec, sizeof(rec) - 1);
+		const char *text = kmsg_next(fd, rec, sizeof(rec));
 		unsigned int id, reason, freed;
-		char *text, *nl;
 		int result;
 
-		if (len < 0 && errno == EPIPE)
-			continue;
-		if (len <= 0)
-			break;
-		rec[len] = 0;
-		text = strchr(rec, ';');
 		if (!text)
-			continue;
-		text++;
-		nl = strchr(text, '\n');
-		if (nl)
-			*nl = 0;
-		if (strstr(text, "ovb-expect:"))
-			continue;
-		if (strstr(text, "WARNING:")) {
-			printf("# kmsg: %s\n", text);
-			fflush(stdout);
-			n->warnings++;
-			if (!regexec(&re, text, 0, NULL, 0))
-				n->leak_warnings++;
-		}
+			break;
+		kmsg_count_warning(text, &re, &n->warnings, &n->leak_warnings);
 		if (sscanf(text, "ovbtest: freed %u STUCK", &freed) == 1)
 			n->freed += freed;
 		if (sscanf(text, "ovbtest: stuck log: id %u %u %d", &id,

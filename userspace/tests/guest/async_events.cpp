@@ -205,12 +205,8 @@ void comp_channel(Env &e)
 int main(int argc, char **argv)
 {
 	Env e;
-	std::setvbuf(stdout, nullptr, _IOLBF, 0);
-	std::printf("# libibverbs %s\n", mapped_libibverbs().c_str());
-	if (!e.open(argc > 1 ? argv[1] : "rxe0", argc > 2 ? std::atoi(argv[2]) : 1)) {
-		std::printf("no usable device\n");
+	if (!e.open_from_args(argc, argv))
 		return 4;
-	}
 	sq_drained(e);
 	cq_overflow(e);
 	comp_channel(e);

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -36,6 +37,11 @@ struct Env {
 		return ctx && (pd = ibv_alloc_pd(ctx)) &&
 		       !ibv_query_gid(ctx, port, gid_index, &gid);
 	}
+	// What each loopback program starts with: stdout line-buffered, the
+	// libibverbs it mapped on the first line, then the device and GID
+	// index of its command line (rxe0 and 1 when absent) opened; says
+	// "no usable device" when that fails.
+	bool open_from_args(int argc, char **argv);
 	~Env()
 	{
 		if (pd)
@@ -63,6 +69,16 @@ inline std::string mapped_libibverbs()
 			return line.substr(at);
 	}
 	return "";
+}
+
+inline bool Env::open_from_args(int argc, char **argv)
+{
+	std::setvbuf(stdout, nullptr, _IOLBF, 0);
+	std::printf("# libibverbs %s\n", mapped_libibverbs().c_str());
+	if (open(argc > 1 ? argv[1] : "rxe0", argc > 2 ? std::atoi(argv[2]) : 1))
+		return true;
+	std::printf("no usable device\n");
+	return false;
 }
 
 inline bool to_init(ibv_qp *qp, const Env &e, int access = kAllAccess)

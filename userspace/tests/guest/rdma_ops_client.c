@@ -11,36 +11,12 @@
  *   ovb_rdma_ops_client_c [-p port] server-address
  */
 #include "../../examples/rdma_ops.h"
+#include "rdma_ops_c.h"
 
 #include <endian.h>
-#include <errno.h>
-#include <rdma/rdma_cma.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define DEPTH 16
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-static struct rdma_cm_event *expect(struct rdma_event_channel *ch,
-				    enum rdma_cm_event_type type)
-{
-	struct rdma_cm_event *ev;
-
-	if (rdma_get_cm_event(ch, &ev))
-		die("rdma_get_cm_event");
-	if (ev->event != type || ev->status) {
-		fprintf(stderr, "rdma_ops_client: %s (status %d) where %s was due\n",
-			rdma_event_str(ev->event), ev->status, rdma_event_str(type));
-		exit(1);
-	}
-	return ev;
-}
 
 struct client {
 	struct rdma_cm_id *id;
@@ -59,29 +35,11 @@ static void run(struct client *c, struct ibv_send_wr *wr, enum ibv_wc_opcode wan
 {
 	struct ibv_send_wr *bad;
 	struct ibv_wc wc;
-	int n;
 
 	wr->send_flags = IBV_SEND_SIGNALED;
 	if (ibv_post_send(c->id->qp, wr, &bad))
 		die("ibv_post_send");
-	for (;;) {
-		struct ibv_cq *ev_cq;
-		void *ev_ctx;
-
-		n = ibv_poll_cq(c->cq, 1, &wc);
-		if (n == 0) {
-			if (ibv_req_notify_cq(c->cq, 0))
-				die("ibv_req_notify_cq");
-			n = ibv_poll_cq(c->cq, 1, &wc);
-		}
-		if (n < 0)
-			die("ibv_poll_cq");
-		if (n > 0)
-			break;
-		if (ibv_get_cq_event(c->cch, &ev_cq, &ev_ctx))
-			die("ibv_get_cq_event");
-		ibv_ack_cq_events(ev_cq, 1);
-	}
+	await(c->cq, c->cch, &wc);
 	if (wc.status != IBV_WC_SUCCESS || wc.opcode != want || wc.wr_id != wr->wr_id) {
 		fprintf(stderr, "rdma_ops_client: wr %llu: %s, opcode %d where %d was due\n",
 			(unsigned long long)wr->wr_id, ibv_wc_status_str(wc.status),
@@ -113,12 +71,6 @@ static void atomic(struct client *c, uint64_t id, enum ibv_wr_opcode op, uint64_
 	};
 
 	run(c, &wr, op == IBV_WR_ATOMIC_CMP_AND_SWP ? IBV_WC_COMP_SWAP : IBV_WC_FETCH_ADD);
-}
-
-static int report(int ok, const char *what)
-{
-	printf("%s: %s\n", what, ok ? "ok" : "FAILED");
-	return ok;
 }
 
 int main(int argc, char **argv)

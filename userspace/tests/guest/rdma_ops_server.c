@@ -8,65 +8,12 @@
  *   ovb_rdma_ops_server_c [port]
  */
 #include "../../examples/rdma_ops.h"
+#include "rdma_ops_c.h"
 
 #include <endian.h>
-#include <errno.h>
-#include <rdma/rdma_cma.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define DEPTH 16
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-static struct rdma_cm_event *expect(struct rdma_event_channel *ch,
-				    enum rdma_cm_event_type type)
-{
-	struct rdma_cm_event *ev;
-
-	if (rdma_get_cm_event(ch, &ev))
-		die("rdma_get_cm_event");
-	if (ev->event != type || ev->status) {
-		fprintf(stderr, "rdma_ops_server: %s (status %d) where %s was due\n",
-			rdma_event_str(ev->event), ev->status, rdma_event_str(type));
-		exit(1);
-	}
-	return ev;
-}
-
-/* One completion, sleeping on the channel when the CQ is empty. */
-static void await(struct ibv_cq *cq, struct ibv_comp_channel *cch, struct ibv_wc *wc)
-{
-	for (;;) {
-		int n = ibv_poll_cq(cq, 1, wc);
-		struct ibv_cq *ev_cq;
-		void *ev_ctx;
-
-		if (n == 0) {
-			if (ibv_req_notify_cq(cq, 0))
-				die("ibv_req_notify_cq");
-			n = ibv_poll_cq(cq, 1, wc);
-		}
-		if (n < 0)
-			die("ibv_poll_cq");
-		if (n > 0)
-			return;
-		if (ibv_get_cq_event(cch, &ev_cq, &ev_ctx))
-			die("ibv_get_cq_event");
-		ibv_ack_cq_events(ev_cq, 1);
-	}
-}
-
-static int report(int ok, const char *what)
-{
-	printf("%s: %s\n", what, ok ? "ok" : "FAILED");
-	return ok;
-}
 
 int main(int argc, char **argv)
 {

@@ -220,12 +220,8 @@ bool phase(Env &e, int threads, int rounds, bool shared)
 int main(int argc, char **argv)
 {
 	Env e;
-	std::setvbuf(stdout, nullptr, _IOLBF, 0);
-	std::printf("# libibverbs %s\n", mapped_libibverbs().c_str());
-	if (!e.open(argc > 1 ? argv[1] : "rxe0", argc > 2 ? std::atoi(argv[2]) : 1)) {
-		std::printf("no usable device\n");
+	if (!e.open_from_args(argc, argv))
 		return 4;
-	}
 	int threads = argc > 3 ? std::atoi(argv[3]) : 4;
 	int rounds = argc > 4 ? std::atoi(argv[4]) : 200;
 	bool ok = phase(e, threads, rounds, false);

@@ -481,12 +481,8 @@ void ud_ops(Env &e)
 int main(int argc, char **argv)
 {
 	Env e;
-	std::setvbuf(stdout, nullptr, _IOLBF, 0);
-	std::printf("# libibverbs %s\n", mapped_libibverbs().c_str());
-	if (!e.open(argc > 1 ? argv[1] : "rxe0", argc > 2 ? std::atoi(argv[2]) : 1)) {
-		std::printf("no usable device\n");
+	if (!e.open_from_args(argc, argv))
 		return 4;
-	}
 	bool iwarp = e.ctx->device->transport_type == IBV_TRANSPORT_IWARP;
 	ibv_cq *cq = ibv_create_cq(e.ctx, 16, nullptr, nullptr, 0);
 	flags(e, cq);
