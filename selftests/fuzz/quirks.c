@@ -91,6 +91,13 @@ void fz_steer_debug_kernel(struct fz *fz, struct fz_msg *m)
 	m->response = (uintptr_t)fz->arena.resp;
 	m->resp_near_guard = 0;
 	m->out_words_delta = 0;
+	/*
+	 * A legacy command's first 8 bytes are its response address, also
+	 * when a mutation made this command of another that has none (or
+	 * whose layout was the extended one): they must be this response.
+	 */
+	if (!m->ex)
+		m->has_resp_ptr = 1;
 }
 
 /*
