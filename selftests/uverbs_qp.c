@@ -1215,31 +1215,49 @@ static int create_ah(int fd, __u32 pd, const __u8 gid[16], __u32 *handle)
 	return 0;
 }
 
+/* A UD QP at RTS and an AH to the port's GID (the UD posting tests). */
+static void ud_qp_with_ah(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(qp) *self,
+			  struct ib_uverbs_create_qp_resp *ud, __u32 *ah)
+{
+	struct ib_uverbs_modify_qp m = { .attr_mask = IBV_QP_STATE,
+					 .qp_state = IBV_QPS_RTR };
+	struct ib_uverbs_create_qp req;
+
+	qp_req(self, IBV_QPT_UD, &req);
+	ASSERT_EQ(0, create_qp(self->fd, &req, ud));
+	ASSERT_EQ(0, modify_to_init(self->fd, ud->qp_handle, 1));
+	m.qp_handle = ud->qp_handle;
+	ASSERT_EQ(0, modify_qp(self->fd, &m));
+	m.attr_mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	m.qp_state = IBV_QPS_RTS;
+	ASSERT_EQ(0, modify_qp(self->fd, &m));
+	ASSERT_EQ(0, create_ah(self->fd, self->pd, self->gid, ah));
+}
+
+static void ud_qp_with_ah_destroy(struct __test_metadata *_metadata,
+				  FIXTURE_DATA(qp) *self,
+				  const struct ib_uverbs_create_qp_resp *ud,
+				  __u32 ah)
+{
+	struct ib_uverbs_destroy_ah dah = { .ah_handle = ah };
+
+	EXPECT_LE(0, raw_cmd(self->fd, IB_USER_VERBS_CMD_DESTROY_AH, &dah,
+			     sizeof(dah), 0));
+	EXPECT_EQ(0, destroy_qp(self->fd, ud->qp_handle, NULL));
+}
+
 TEST_F(qp, post_send_ud_needs_an_ah_and_a_send)
 {
 	struct ib_uverbs_post_send_resp resp;
 	struct ib_uverbs_create_qp_resp ud;
-	struct ib_uverbs_create_qp req;
-	struct ib_uverbs_destroy_ah dah;
-	struct ib_uverbs_modify_qp m;
 	struct post_buf pb;
 	__u32 ah;
 
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped */
 
-	qp_req(self, IBV_QPT_UD, &req);
-	ASSERT_EQ(0, create_qp(self->fd, &req, &ud));
-	ASSERT_EQ(0, modify_to_init(self->fd, ud.qp_handle, 1));
-	memset(&m, 0, sizeof(m));
-	m.qp_handle = ud.qp_handle;
-	m.attr_mask = IBV_QP_STATE;
-	m.qp_state = IBV_QPS_RTR;
-	ASSERT_EQ(0, modify_qp(self->fd, &m));
-	m.attr_mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
-	m.qp_state = IBV_QPS_RTS;
-	ASSERT_EQ(0, modify_qp(self->fd, &m));
-	ASSERT_EQ(0, create_ah(self->fd, self->pd, self->gid, &ah));
+	ud_qp_with_ah(_metadata, self, &ud, &ah);
 
 	post_init(&pb, ud.qp_handle, 2, 1, &resp);
 	post_wr(&pb, 0)->opcode = IBV_WR_SEND;
@@ -1264,11 +1282,7 @@ TEST_F(qp, post_send_ud_needs_an_ah_and_a_send)
 	EXPECT_EQ(-EINVAL, post_send_all(self->fd, &pb));
 
 	/* The AH is held only while posting: it can go now. */
-	memset(&dah, 0, sizeof(dah));
-	dah.ah_handle = ah;
-	EXPECT_LE(0, raw_cmd(self->fd, IB_USER_VERBS_CMD_DESTROY_AH, &dah,
-			     sizeof(dah), 0));
-	EXPECT_EQ(0, destroy_qp(self->fd, ud.qp_handle, NULL));
+	ud_qp_with_ah_destroy(_metadata, self, &ud, ah);
 }
 
 /*
@@ -1365,9 +1379,6 @@ TEST_F(qp, post_send_flush_and_atomic_write_ud)
 {
 	struct ib_uverbs_post_send_resp resp;
 	struct ib_uverbs_create_qp_resp ud;
-	struct ib_uverbs_create_qp req;
-	struct ib_uverbs_destroy_ah dah;
-	struct ib_uverbs_modify_qp m;
 	struct post_buf pb;
 	unsigned int i;
 	__u32 ah;
@@ -1375,18 +1386,7 @@ TEST_F(qp, post_send_flush_and_atomic_write_ud)
 	if (_metadata->skip)
 		return;	/* the fixture setup skipped */
 
-	qp_req(self, IBV_QPT_UD, &req);
-	ASSERT_EQ(0, create_qp(self->fd, &req, &ud));
-	ASSERT_EQ(0, modify_to_init(self->fd, ud.qp_handle, 1));
-	memset(&m, 0, sizeof(m));
-	m.qp_handle = ud.qp_handle;
-	m.attr_mask = IBV_QP_STATE;
-	m.qp_state = IBV_QPS_RTR;
-	ASSERT_EQ(0, modify_qp(self->fd, &m));
-	m.attr_mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
-	m.qp_state = IBV_QPS_RTS;
-	ASSERT_EQ(0, modify_qp(self->fd, &m));
-	ASSERT_EQ(0, create_ah(self->fd, self->pd, self->gid, &ah));
+	ud_qp_with_ah(_metadata, self, &ud, &ah);
 
 	for (i = 0; i < 2; i++) {
 		const __u32 op = flush_and_atomic_write[i];
@@ -1406,11 +1406,7 @@ TEST_F(qp, post_send_flush_and_atomic_write_ud)
 		EXPECT_EQ(0, post_send_all(self->fd, &pb));
 		EXPECT_EQ(0, resp.bad_wr);
 	}
-	memset(&dah, 0, sizeof(dah));
-	dah.ah_handle = ah;
-	EXPECT_LE(0, raw_cmd(self->fd, IB_USER_VERBS_CMD_DESTROY_AH, &dah,
-			     sizeof(dah), 0));
-	EXPECT_EQ(0, destroy_qp(self->fd, ud.qp_handle, NULL));
+	ud_qp_with_ah_destroy(_metadata, self, &ud, ah);
 }
 
 TEST_F(qp, post_recv_not_served_for_rxe)
