@@ -9,7 +9,9 @@
  * table length of 0 for a representor), no LIDs, active.  mlx5 has one
  * port per vport of its eswitch, so more than 255 of them can be asked
  * for.  With raw ports the driver also creates RAW_PACKET QPs without an
- * RSS table (qp.c), as mlx5 does.
+ * RSS table (qp.c), as mlx5 does.  No netdev is bound to them (mlx5 binds
+ * each representor's): ib_core keeps no GID table of theirs either way,
+ * and their state stays active.
  */
 #include <linux/moduleparam.h>
 

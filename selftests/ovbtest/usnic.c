@@ -8,7 +8,10 @@
  * no LIDs, LMC 1, no port capability flags, one P_Key and one GID (the
  * driver's, from query_gid; usnic builds it from its MAC and IP).
  * ib_uverbs sees the node type nowhere: QUERY_DEVICE has no field for it
- * (user space reads it from sysfs).
+ * (user space reads it from sysfs).  usnic_verbs itself creates UD QPs
+ * only (EOPNOTSUPP for other types) and has no AH verbs; the test HCA
+ * keeps its own QPs and AHs, so that ib_uverbs' handling of the port by
+ * every command can be seen.
  */
 #include <linux/moduleparam.h>
 
