@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * What the tests of the test HCA's InfiniBand port share (OPA and
- * capability-less ports: uverbs_ovbtest_opa.c, uverbs_ovbtest_bare.c):
+ * What the tests of the test HCA's ports of other kinds share (OPA,
+ * capability-less, USNIC and raw-Ethernet ports: uverbs_ovbtest_opa.c,
+ * uverbs_ovbtest_bare.c, uverbs_ovbtest_usnic.c, uverbs_ovbtest_rawport.c):
  * QUERY_PORT by write() and ioctl, address vectors through CREATE_AH and
- * MODIFY_QP, and what the driver and QUERY_QP give back of them.
+ * MODIFY_QP, and what the driver and QUERY_QP give back of them, the GID
+ * table and entries, multicast attach and detach.
  */
 #ifndef OVBTEST_IB_PORT_H
 #define OVBTEST_IB_PORT_H
@@ -28,7 +30,7 @@ static inline int query_port_write(int fd, __u8 port,
 	return ret < 0 ? (int)ret : 0;
 }
 
-static inline int query_port_ioctl(int fd, __u8 port,
+static inline int query_port_ioctl(int fd, __u32 port,
 			    struct ib_uverbs_query_port_resp_ex *resp)
 {
 	struct ioc c;
@@ -115,7 +117,7 @@ static inline int last_av(int fd, struct ovbtest_av_info *av)
 	return ioc_call(fd, &c);
 }
 
-/* An RC QP to INIT, then to RTR with @av. */
+/* An RC QP to INIT on the port of @av, then to RTR with @av. */
 static inline int rc_to_rtr(int fd, __u32 qp, struct ib_uverbs_ah_attr av)
 {
 	struct ib_uverbs_modify_qp init = {
@@ -123,7 +125,7 @@ static inline int rc_to_rtr(int fd, __u32 qp, struct ib_uverbs_ah_attr av)
 		.attr_mask = QP_STATE | QP_PKEY_INDEX | QP_PORT |
 			     QP_ACCESS_FLAGS,
 		.qp_state = QPS_INIT,
-		.port_num = OVBTEST_PORT_IB,
+		.port_num = av.port_num,
 	};
 	struct ib_uverbs_modify_qp rtr = {
 		.qp_handle = qp,
@@ -163,6 +165,50 @@ static inline int query_qp_dest(int fd, __u32 qp, struct ib_uverbs_qp_dest *dest
 	ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_QP, &req, sizeof(req),
 		      sizeof(resp));
 	*dest = resp.dest;
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* ------------------------------------------------------------ GIDs */
+
+static inline int gid_table(int fd, struct ib_uverbs_gid_entry *e, size_t max)
+{
+	__u64 n = 0;
+	struct ioc c;
+	int ret;
+
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+	ioc_const(&c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*e));
+	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, e,
+		max * sizeof(*e));
+	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &n,
+		sizeof(n));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)n;
+}
+
+static inline int gid_entry(int fd, __u32 port, __u32 index,
+			    struct ib_uverbs_gid_entry *e)
+{
+	struct ioc c;
+
+	memset(e, 0xa5, sizeof(*e));
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
+	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port);
+	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, index);
+	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
+	ioc_out(&c, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, e, sizeof(*e));
+	return ioc_call(fd, &c);
+}
+
+static inline int mcast(int fd, __u32 cmd, __u32 qp, __u16 lid)
+{
+	struct ib_uverbs_attach_mcast req = { .qp_handle = qp, .mlid = lid };
+	ssize_t ret;
+
+	req.gid[0] = 0xff;
+	req.gid[1] = 0x12;
+	req.gid[15] = 0x01;
+	ret = raw_cmd(fd, cmd, &req, sizeof(req), 0);
 	return ret < 0 ? (int)ret : 0;
 }
 

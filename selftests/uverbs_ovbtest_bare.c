@@ -39,50 +39,6 @@
 #define LL_ETH		2
 #define GRH_REQUIRED	IB_UVERBS_QPF_GRH_REQUIRED
 
-/* ------------------------------------------------------------ GIDs */
-
-static int gid_table(int fd, struct ib_uverbs_gid_entry *e, size_t max)
-{
-	__u64 n = 0;
-	struct ioc c;
-	int ret;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
-	ioc_const(&c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*e));
-	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, e,
-		max * sizeof(*e));
-	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &n,
-		sizeof(n));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)n;
-}
-
-static int gid_entry(int fd, __u32 port, __u32 index,
-		     struct ib_uverbs_gid_entry *e)
-{
-	struct ioc c;
-
-	memset(e, 0xa5, sizeof(*e));
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
-	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port);
-	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, index);
-	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
-	ioc_out(&c, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, e, sizeof(*e));
-	return ioc_call(fd, &c);
-}
-
-static int mcast(int fd, __u32 cmd, __u32 qp, __u16 lid)
-{
-	struct ib_uverbs_attach_mcast req = { .qp_handle = qp, .mlid = lid };
-	ssize_t ret;
-
-	req.gid[0] = 0xff;
-	req.gid[1] = 0x12;
-	req.gid[15] = 0x01;
-	ret = raw_cmd(fd, cmd, &req, sizeof(req), 0);
-	return ret < 0 ? (int)ret : 0;
-}
-
 /* ------------------------------------------------------------- fixture */
 
 FIXTURE(bare) {

@@ -117,7 +117,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_wq_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_flow_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_ctx_ops);
-	dev->ibdev.node_type = RDMA_NODE_IB_CA;
+	dev->ibdev.node_type = ovbtest_node_type();
 	dev->ibdev.node_guid = cpu_to_be64(OVBTEST_NODE_GUID);
 	dev->ibdev.phys_port_cnt = ports;
 	dev->ibdev.num_comp_vectors = 1;
@@ -146,8 +146,12 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 static int __init ovbtest_init(void)
 {
 	struct ovbtest_dev *dev;
+	u32 ports;
 	int ret;
 
+	ret = ovbtest_port_count(&ports);
+	if (ret)
+		return ret;
 	ret = ovbtest_irq_events_init();
 	if (ret)
 		return ret;
@@ -156,7 +160,7 @@ static int __init ovbtest_init(void)
 		ovbtest_irq_events_exit();
 		return -ENOMEM;
 	}
-	ovbtest_dev_init(dev, OVBTEST_NUM_PORTS);
+	ovbtest_dev_init(dev, ports);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_subdev_ops);
 
 	ovbtest_mmap_init();

@@ -271,6 +271,13 @@ extern const struct ib_device_ops ovbtest_subdev_ops;
 
 /* port.c: the IB port and the RoCE port; netdev.c: the RoCE port's netdev */
 extern const struct ib_device_ops ovbtest_port_ops;
+/* rawport.c: raw-Ethernet-only ports (raw_ports=N) */
+int ovbtest_port_count(u32 *count);
+bool ovbtest_is_raw_port(u32 port);
+bool ovbtest_raw_qps(void);
+/* usnic.c: a USNIC port and node type (usnic=1) */
+bool ovbtest_is_usnic_port(u32 port);
+u8 ovbtest_node_type(void);
 int ovbtest_netdev_add(struct ovbtest_dev *dev);
 void ovbtest_netdev_remove(struct ovbtest_dev *dev);
 

@@ -8,10 +8,12 @@
  *     SMI, SA or CM to serve).  Loaded with opa=1 it is an OPA port
  *     (hfi1: RDMA_CORE_CAP_OPA_AH, 32-bit LIDs; opa.c), with bare=1 a
  *     port without capability flags or link layer (efa).
+ *     Loaded with usnic=1 it is a USNIC port instead (usnic.c).
  *  2. Ethernet (RoCE v1 and v2): no LIDs, a GID table ib_core's cache
  *     fills from the bound netdev (netdev.c); the port is active while
  *     the netdev runs.
- * Both ports have one P_Key (0xffff).
+ *  3 and on: raw_ports=N raw-Ethernet-only ports (rawport.c).
+ * All ports have one P_Key (0xffff).
  */
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
@@ -56,8 +58,11 @@ struct ovbtest_port_desc {
 	enum rdma_link_layer link_layer;
 	u32 core_cap_flags;
 	int gid_tbl_len;
+	/* LIDs and speed from the parameters ib_lid, ib_sm_lid, ib_speed */
+	bool ib_params;
 	u32 lid;
 	u32 sm_lid;
+	u8 lmc;
 	u32 port_cap_flags;
 	enum ib_mtu mtu;
 };
@@ -67,7 +72,7 @@ static const struct ovbtest_port_desc ovbtest_ports[OVBTEST_NUM_PORTS] = {
 		.link_layer = IB_LINK_LAYER_INFINIBAND,
 		.core_cap_flags = RDMA_CORE_CAP_PROT_IB,
 		.gid_tbl_len = 1,
-		/* LID and SM LID: ib_lid, ib_sm_lid */
+		.ib_params = true,
 		.mtu = IB_MTU_4096,
 	},
 	[OVBTEST_PORT_ROCE - 1] = {
@@ -81,14 +86,42 @@ static const struct ovbtest_port_desc ovbtest_ports[OVBTEST_NUM_PORTS] = {
 	},
 };
 
+/* usnic's one port (usnic.c), as usnic_ib_query_port() reports it */
+static const struct ovbtest_port_desc ovbtest_usnic_port = {
+	.link_layer = IB_LINK_LAYER_ETHERNET,
+	.core_cap_flags = RDMA_CORE_PORT_USNIC,
+	.gid_tbl_len = 1,
+	.lmc = 1,
+	.mtu = IB_MTU_4096,
+};
+
+/* a raw-Ethernet-only port (rawport.c), as mlx5 reports a representor's */
+static const struct ovbtest_port_desc ovbtest_raw_port = {
+	.link_layer = IB_LINK_LAYER_ETHERNET,
+	.core_cap_flags = RDMA_CORE_PORT_RAW_PACKET,
+	.gid_tbl_len = 0,
+	.mtu = IB_MTU_4096,
+};
+
 static const struct ovbtest_port_desc *ovbtest_port(u32 port)
 {
+	if (ovbtest_is_raw_port(port))
+		return &ovbtest_raw_port;
+	if (ovbtest_is_usnic_port(port))
+		return &ovbtest_usnic_port;
 	return &ovbtest_ports[port - 1];
 }
 
+/* The InfiniBand port as it is unless usnic=1: opa=1 and bare=1 apply. */
+static bool ovbtest_ib_port(u32 port)
+{
+	return ovbtest_port(port) == &ovbtest_ports[OVBTEST_PORT_IB - 1];
+}
+
+/* Only the RoCE port has a netdev; the others are always up. */
 static bool ovbtest_port_up(struct ovbtest_dev *dev, u32 port)
 {
-	if (port == OVBTEST_PORT_IB)
+	if (port != OVBTEST_PORT_ROCE)
 		return true;
 	return netif_running(dev->ndev) && netif_carrier_ok(dev->ndev);
 }
@@ -106,9 +139,9 @@ static int ovbtest_query_port(struct ib_device *ibdev, u32 port,
 	attr->active_mtu = desc->mtu;
 	attr->gid_tbl_len = desc->gid_tbl_len;
 	attr->pkey_tbl_len = 1;
-	attr->lid = port == OVBTEST_PORT_IB ? READ_ONCE(ib_lid) : desc->lid;
-	attr->sm_lid = port == OVBTEST_PORT_IB ? READ_ONCE(ib_sm_lid) :
-						 desc->sm_lid;
+	attr->lid = desc->ib_params ? READ_ONCE(ib_lid) : desc->lid;
+	attr->sm_lid = desc->ib_params ? READ_ONCE(ib_sm_lid) : desc->sm_lid;
+	attr->lmc = desc->lmc;
 	/* 32-bit LIDs on an OPA port only, as hfi1 keeps them */
 	if (!rdma_cap_opa_ah(ibdev, port)) {
 		attr->lid = (u16)attr->lid;
@@ -117,8 +150,8 @@ static int ovbtest_query_port(struct ib_device *ibdev, u32 port,
 	attr->port_cap_flags = desc->port_cap_flags;
 	attr->max_msg_sz = OVBTEST_COPY_MAX;
 	attr->active_width = IB_WIDTH_1X;
-	attr->active_speed = port == OVBTEST_PORT_IB ? READ_ONCE(ib_speed) :
-						      IB_SPEED_SDR;
+	attr->active_speed = desc->ib_params ? READ_ONCE(ib_speed) :
+					       IB_SPEED_SDR;
 	return 0;
 }
 
@@ -130,9 +163,9 @@ static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
 	immutable->pkey_tbl_len = 1;
 	immutable->gid_tbl_len = desc->gid_tbl_len;
 	immutable->core_cap_flags = desc->core_cap_flags;
-	if (port == OVBTEST_PORT_IB && opa)
+	if (ovbtest_ib_port(port) && opa)
 		immutable->core_cap_flags |= RDMA_CORE_CAP_OPA_AH;
-	if (port == OVBTEST_PORT_IB && bare)
+	if (ovbtest_ib_port(port) && bare)
 		immutable->core_cap_flags = 0;
 	immutable->max_mad_size = 0;
 	return 0;
@@ -141,7 +174,7 @@ static int ovbtest_get_port_immutable(struct ib_device *ibdev, u32 port,
 static enum rdma_link_layer ovbtest_get_link_layer(struct ib_device *ibdev,
 						   u32 port)
 {
-	if (port == OVBTEST_PORT_IB && bare)
+	if (ovbtest_ib_port(port) && bare)
 		return IB_LINK_LAYER_UNSPECIFIED;
 	return ovbtest_port(port)->link_layer;
 }
@@ -156,8 +189,9 @@ static int ovbtest_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 }
 
 /*
- * The IB port's only GID: the link-local one of the node GUID.  (ib_core
- * asks only for ports whose table it does not keep itself: not RoCE.)
+ * The IB port's only GID: the link-local one of the node GUID; the USNIC
+ * port's too.  (ib_core asks only for ports whose table it does not keep
+ * itself: not RoCE; a raw port has no table.)
  */
 static int ovbtest_query_gid(struct ib_device *ibdev, u32 port, int index,
 			     union ib_gid *gid)

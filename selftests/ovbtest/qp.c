@@ -9,7 +9,8 @@
  * RoCE port, and must name the QP's port.  The QP numbers start at 2: 0 and 1 are the SMI
  * and GSI QPs of an InfiniBand port, which rdmavt never lets attach to a
  * multicast group.  IB_QPT_DRIVER QPs take their sub-type from the create
- * udata (drv_qp.c) and follow UD's state machine.
+ * udata (drv_qp.c) and follow UD's state machine.  RAW_PACKET QPs need an
+ * RSS table (wq.c) unless the device has raw-Ethernet ports (rawport.c).
  */
 #include "ovbtest.h"
 
@@ -42,7 +43,8 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 	if (init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_RC &&
 	    init->qp_type != IB_QPT_XRC_INI && init->qp_type != IB_QPT_XRC_TGT &&
 	    init->qp_type != IB_QPT_DRIVER &&
-	    !(init->qp_type == IB_QPT_RAW_PACKET && init->rwq_ind_tbl))
+	    !(init->qp_type == IB_QPT_RAW_PACKET &&
+	      (init->rwq_ind_tbl || ovbtest_raw_qps())))
 		return -EOPNOTSUPP;
 	if (init->qp_type == IB_QPT_XRC_TGT && !init->xrcd)
 		return -EINVAL;

@@ -591,12 +591,16 @@ struct ovbtest_flow_info {
 /*
  * The device's ports (selftests/ovbtest/port.c): 1 is InfiniBand, 2 Ethernet
  * (RoCE v1 and v2) over the module's own netdev ovbeth<N>, whose MAC is
- * OVBTEST_ROCE_MAC.
+ * OVBTEST_ROCE_MAC.  Loaded with raw_ports=N it has N raw-Ethernet-only
+ * ports more, OVBTEST_PORT_RAW_FIRST on (rawport.c), at most
+ * OVBTEST_MAX_RAW_PORTS; with usnic=1 port 1 is a USNIC port (usnic.c).
  */
 #define OVBTEST_PORT_IB			1
 #define OVBTEST_PORT_ROCE		2
 #define OVBTEST_NUM_PORTS		2
 #define OVBTEST_ROCE_GID_TBL_LEN	16
+#define OVBTEST_PORT_RAW_FIRST		3
+#define OVBTEST_MAX_RAW_PORTS		1000
 #define OVBTEST_ROCE_MAC		{ 0x02, 0x00, 0x00, 0x0f, 0xe5, 0x71 }
 
 /*
