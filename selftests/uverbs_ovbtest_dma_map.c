@@ -22,94 +22,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "ovbtest_lib.h"
-
-#define PG		4096UL
-#define HUGE		(2UL << 20)
-#define MAX_SEGS	1024
-#define MAX_BLOCKS	1024
-
-struct dma_map {
-	struct ovbtest_mr_dma_map info;
-	struct ovbtest_dma_seg segs[MAX_SEGS];
-	__u64 blocks[MAX_BLOCKS];
-};
-
-/* OVBTEST_METHOD_MR_DMA_MAP on @mr for @pgsz_bitmap; 0 or -errno. */
-static int dma_map(int fd, __u32 mr, __u64 pgsz_bitmap, struct dma_map *m)
-{
-	struct ioc c;
-
-	memset(m, 0xa5, sizeof(*m));
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, OVBTEST_METHOD_MR_DMA_MAP);
-	ioc_obj(&c, OVBTEST_ATTR_MR_DMA_MAP_HANDLE, mr);
-	ioc_in(&c, OVBTEST_ATTR_MR_DMA_MAP_PGSZ, &pgsz_bitmap,
-	       sizeof(pgsz_bitmap));
-	ioc_out(&c, OVBTEST_ATTR_MR_DMA_MAP_OUT, &m->info, sizeof(m->info));
-	ioc_out(&c, OVBTEST_ATTR_MR_DMA_MAP_SEGS, m->segs, sizeof(m->segs));
-	ioc_out(&c, OVBTEST_ATTR_MR_DMA_MAP_BLOCKS, m->blocks,
-		sizeof(m->blocks));
-	return ioc_call(fd, &c);
-}
-
-/* REG_MR of [@addr, @addr + @len) with the device address @iova. */
-static int reg_mr_at(int fd, __u32 pd, void *addr, size_t len, __u64 iova)
-{
-	struct ib_uverbs_reg_mr_resp resp = {};
-	struct ib_uverbs_reg_mr req = {
-		.response = (uintptr_t)&resp,
-		.start = (uintptr_t)addr,
-		.length = len,
-		.hca_va = iova,
-		.pd_handle = pd,
-		.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
-			      sizeof(resp));
-
-	return ret < 0 ? (int)ret : (int)resp.mr_handle;
-}
-
-/* The physical address of the page at @va (present, root); 0 if unknown. */
-static __u64 phys(const void *va)
-{
-	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	__u64 e = 0;
-
-	if (fd < 0)
-		return 0;
-	if (pread(fd, &e, sizeof(e), (uintptr_t)va / PG * sizeof(e)) != sizeof(e))
-		e = 0;
-	close(fd);
-	if (!(e >> 63))
-		return 0;
-	return (e & ((1ULL << 55) - 1)) * PG;
-}
-
-/* The DMA address the segments give to byte @off of the umem's first page. */
-static __u64 seg_addr(const struct dma_map *m, __u64 off)
-{
-	__u32 i;
-
-	for (i = 0; i < m->info.num_segs && i < MAX_SEGS; i++) {
-		if (off < m->segs[i].len)
-			return m->segs[i].addr + off;
-		off -= m->segs[i].len;
-	}
-	return ~0ULL;
-}
-
-/* @n pages of anonymous memory, each written; MAP_FAILED on failure. */
-static char *touched(size_t n)
-{
-	char *p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	size_t i;
-
-	for (i = 0; p != MAP_FAILED && i < n; i++)
-		p[i * PG] = (char)i;
-	return p;
-}
+#include "ovbtest_dma_map.h"
 
 /*
  * Two huge pages of address space, the second 2 MB-aligned one backed by
@@ -187,6 +100,8 @@ TEST_F(dma_map, pages_are_physical)
 	EXPECT_EQ(n, self->m.info.num_blocks);
 	ASSERT_GE(n, self->m.info.num_segs);
 	ASSERT_LE(1, self->m.info.num_segs);
+	/* no IOMMU: the mapped entries are the CPU-side ones */
+	EXPECT_EQ(self->m.info.num_cpu_segs, self->m.info.num_segs);
 	for (i = 0; i < self->m.info.num_segs; i++) {
 		sum += self->m.segs[i].len;
 		if (i)
@@ -362,28 +277,6 @@ TEST_F(dma_map, physical_break_inside_a_huge_block)
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 	munmap(a1, 2 * HUGE);
 	munmap(a2, 2 * HUGE);
-}
-
-/*
- * @n written pages, every other one of 2 * @n (mremap() moves pages, not
- * their contents): whether the allocator handed the 2 * @n out in rising
- * or falling order, no page follows its predecessor in physical memory.
- */
-static char *every_other(size_t n)
-{
-	char *a = touched(2 * n), *b;
-	size_t i;
-
-	if (a == MAP_FAILED)
-		return a;
-	b = mmap(NULL, n * PG, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	for (i = 0; b != MAP_FAILED && i < n; i++)
-		if (mremap(a + 2 * i * PG, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED,
-			   b + i * PG) == MAP_FAILED)
-			return MAP_FAILED;
-	munmap(a, 2 * n * PG);
-	return b;
 }
 
 /*

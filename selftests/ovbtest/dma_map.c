@@ -4,9 +4,19 @@
  * device (OVBTEST_METHOD_MR_DMA_MAP): the mapped scatterlist, the best
  * page size for a bitmap and the blocks of that size, read the way a
  * hardware driver reads them to fill its translation tables (mlx5's
- * mkey, efa's page list, irdma's PBLEs).
+ * mkey, efa's page list, irdma's PBLEs), and what the IOMMU in front of
+ * the DMA device makes of those DMA addresses (OVBTEST_METHOD_MR_DMA_TRANSLATE).
+ *
+ * dma_pci=1: the DMA device is QEMU's edu PCI device (1234:11e8, which no
+ * in-tree driver claims), bound by a driver of ours; qemu/run --iommu puts
+ * it behind the guest's IOMMU, so a umem's DMA addresses are IOVAs, the
+ * IOMMU merges the pages of a umem into one IOVA range, and releasing the
+ * umem unmaps it.
  */
 #include <linux/dma-mapping.h>
+#include <linux/iommu.h>
+#include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
 #include <rdma/iter.h>
@@ -104,6 +114,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_MR_DMA_MAP)(struct uverbs_attr_bundle *
 	if (!segs || !blocks)
 		goto out;
 	map.num_segs = ovbtest_dma_segs(umem, segs, seg_room);
+	map.num_cpu_segs = umem->sgt_append.sgt.orig_nents;
 	if (block_room)
 		ovbtest_dma_blocks(umem, map.best_pgsz, blocks, block_room);
 
@@ -123,6 +134,154 @@ out:
 	kvfree(segs);
 	return ret;
 }
+
+static bool dma_pci;
+module_param(dma_pci, bool, 0444);
+MODULE_PARM_DESC(dma_pci,
+		 "DMA device: QEMU's edu PCI device (1234:11e8) instead of a platform device");
+
+static struct pci_dev *ovbtest_pci_dev;
+
+static int ovbtest_pci_probe(struct pci_dev *pdev,
+			     const struct pci_device_id *id)
+{
+	int ret;
+
+	if (ovbtest_pci_dev)
+		return -EBUSY;
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (!ret)	/* as the platform device: one segment can be any size */
+		ret = ovbtest_dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+	if (ret)
+		return ret;
+	ovbtest_pci_dev = pdev;
+	return 0;
+}
+
+static void ovbtest_pci_remove(struct pci_dev *pdev)
+{
+	if (pdev == ovbtest_pci_dev)
+		ovbtest_pci_dev = NULL;
+}
+
+static const struct pci_device_id ovbtest_pci_ids[] = {
+	{ PCI_DEVICE(0x1234, 0x11e8) },		/* QEMU's edu device */
+	{}
+};
+
+/*
+ * Only the module unbinds it (after the IB device is gone): no unbind
+ * through sysfs under a registered device.  Nothing on the device is
+ * touched: it is only the subject of DMA mappings.
+ */
+static struct pci_driver ovbtest_pci_driver = {
+	.name = "ovbtest_dma",
+	.id_table = ovbtest_pci_ids,
+	.probe = ovbtest_pci_probe,
+	.remove = ovbtest_pci_remove,
+	.driver.suppress_bind_attrs = true,
+};
+
+/*
+ * The DMA device dma_pci asks for into *@dma (left alone without
+ * dma_pci); -ENODEV when there is no edu device to bind.
+ */
+int ovbtest_dma_pci_init(struct device **dma)
+{
+	int ret;
+
+	if (!dma_pci)
+		return 0;
+	ret = pci_register_driver(&ovbtest_pci_driver);
+	if (ret)
+		return ret;
+	if (!ovbtest_pci_dev) {	/* probing is synchronous */
+		pci_unregister_driver(&ovbtest_pci_driver);
+		return -ENODEV;
+	}
+	*dma = &ovbtest_pci_dev->dev;
+	return 0;
+}
+
+void ovbtest_dma_pci_exit(void)
+{
+	if (dma_pci)
+		pci_unregister_driver(&ovbtest_pci_driver);
+}
+
+static u32 ovbtest_dma_domain(struct iommu_domain *domain)
+{
+	if (!domain)
+		return OVBTEST_DMA_DOMAIN_NONE;
+	switch (domain->type) {
+	case IOMMU_DOMAIN_IDENTITY:
+		return OVBTEST_DMA_DOMAIN_IDENTITY;
+	case IOMMU_DOMAIN_DMA:
+		return OVBTEST_DMA_DOMAIN_DMA;
+	case IOMMU_DOMAIN_DMA_FQ:
+		return OVBTEST_DMA_DOMAIN_DMA_FQ;
+	default:
+		return OVBTEST_DMA_DOMAIN_OTHER;
+	}
+}
+
+static int UVERBS_HANDLER(OVBTEST_METHOD_MR_DMA_TRANSLATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_ucontext *ucontext = ib_uverbs_get_ucontext(attrs);
+	struct ovbtest_dma_translate out = {};
+	struct iommu_domain *domain;
+	struct device *dma;
+	size_t n, out_n, i;
+	u64 *addrs;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (IS_ERR(ucontext))
+		return PTR_ERR(ucontext);
+	dma = ucontext->device->dma_device;
+	domain = iommu_get_domain_for_dev(dma);
+	out.domain = ovbtest_dma_domain(domain);
+	out.pci = ovbtest_pci_dev && dma == &ovbtest_pci_dev->dev;
+	if (out.domain != OVBTEST_DMA_DOMAIN_DMA &&
+	    out.domain != OVBTEST_DMA_DOMAIN_DMA_FQ)
+		domain = NULL;
+
+	n = uverbs_attr_get_len(attrs, OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS) /
+	    sizeof(u64);
+	if (!n || n > OVBTEST_DMA_MAP_MAX)
+		return -EINVAL;
+	out_n = min(n, ovbtest_out_room(attrs, OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS,
+					sizeof(u64)));
+	addrs = kvcalloc(n, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return -ENOMEM;
+	ret = _uverbs_copy_from(addrs, attrs, OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS,
+				n * sizeof(*addrs));
+	if (ret)
+		goto out;
+	for (i = 0; i < out_n; i++)
+		addrs[i] = domain ? iommu_iova_to_phys(domain, addrs[i]) : 0;
+	ret = uverbs_copy_to(attrs, OVBTEST_ATTR_MR_DMA_TRANSLATE_OUT, &out,
+			     sizeof(out));
+	if (!ret && out_n)
+		ret = uverbs_copy_to(attrs, OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS,
+				     addrs, out_n * sizeof(*addrs));
+out:
+	kvfree(addrs);
+	return ret;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_MR_DMA_TRANSLATE,
+			    UVERBS_ATTR_PTR_IN(OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS,
+					       UVERBS_ATTR_MIN_SIZE(sizeof(u64)),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_MR_DMA_TRANSLATE_OUT,
+						UVERBS_ATTR_TYPE(struct ovbtest_dma_translate),
+						UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS,
+						UVERBS_ATTR_MIN_SIZE(sizeof(u64)),
+						UA_OPTIONAL));
 
 DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_MR_DMA_MAP,
 			    /* exclusive: ib_umem_find_best_pgsz() sets the iova */
@@ -145,7 +304,8 @@ DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_MR_DMA_MAP,
 						UA_OPTIONAL));
 
 ADD_UVERBS_METHODS(ovbtest_mr_dma_map, UVERBS_OBJECT_MR,
-		   &UVERBS_METHOD(OVBTEST_METHOD_MR_DMA_MAP));
+		   &UVERBS_METHOD(OVBTEST_METHOD_MR_DMA_MAP),
+		   &UVERBS_METHOD(OVBTEST_METHOD_MR_DMA_TRANSLATE));
 
 const struct uapi_definition ovbtest_dma_map_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_MR, &ovbtest_mr_dma_map),

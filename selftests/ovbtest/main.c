@@ -20,11 +20,14 @@
 #define OVBTEST_NODE_GUID	0x02000000000fe571ULL
 
 static struct ovbtest_dev *ovbtest_device;
+static struct device *ovbtest_dma_dev;
 /*
  * The device's DMA device: dma-buf attachments need one (ib_core's virtual
  * DMA, as rxe has, leaves ib_device::dma_device NULL and
  * dma_buf_dynamic_attach() refuses a NULL device).  A platform device
- * with a 64-bit mask, so direct mapping without bounce buffers.
+ * with a 64-bit mask, so direct mapping without bounce buffers; or, with
+ * dma_pci=1, QEMU's edu PCI device, behind the guest's IOMMU when it has
+ * one (dma_map.c).
  */
 static struct platform_device *ovbtest_dma_pdev;
 
@@ -178,15 +181,19 @@ static int __init ovbtest_init(void)
 						   UINT_MAX);
 	if (ret)
 		goto err_pdev;
+	ovbtest_dma_dev = &ovbtest_dma_pdev->dev;
+	ret = ovbtest_dma_pci_init(&ovbtest_dma_dev);
+	if (ret)
+		goto err_pdev;
 	/* the RoCE port's netdev (netdev.c), bound before registration */
 	ret = ovbtest_netdev_add(dev);
 	if (ret)
-		goto err_pdev;
+		goto err_pci;
 	ret = ib_device_set_netdev(&dev->ibdev, dev->ndev, OVBTEST_PORT_ROCE);
 	if (!ret)
 		ret = ib_register_device(&dev->ibdev,
 					 OVBTEST_DEVICE_PREFIX "%d",
-					 &ovbtest_dma_pdev->dev);
+					 ovbtest_dma_dev);
 	if (ret)
 		goto err_netdev;
 	ovbtest_device = dev;
@@ -195,6 +202,8 @@ static int __init ovbtest_init(void)
 err_netdev:
 	ib_device_set_netdev(&dev->ibdev, NULL, OVBTEST_PORT_ROCE);
 	ovbtest_netdev_remove(dev);
+err_pci:
+	ovbtest_dma_pci_exit();
 err_pdev:
 	platform_device_unregister(ovbtest_dma_pdev);
 err_dealloc:
@@ -235,6 +244,7 @@ static void __exit ovbtest_exit(void)
 	ida_destroy(&dev->qpn_ida);
 	ovbtest_netdev_remove(dev);
 	ib_dealloc_device(&dev->ibdev);
+	ovbtest_dma_pci_exit();
 	platform_device_unregister(ovbtest_dma_pdev);
 	ovbtest_irq_events_exit();
 }

@@ -453,5 +453,7 @@ extern const struct uapi_definition ovbtest_attrs_uapi_defs[];
 extern const struct uapi_definition ovbtest_hidden_uapi_defs[];
 /* dma_map.c */
 extern const struct uapi_definition ovbtest_dma_map_uapi_defs[];
+int ovbtest_dma_pci_init(struct device **dma);
+void ovbtest_dma_pci_exit(void);
 
 #endif /* OVBTEST_H */

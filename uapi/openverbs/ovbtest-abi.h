@@ -448,6 +448,7 @@ enum ovbtest_dmabuf_mr_flags {
 enum ovbtest_mr_methods {
 	OVBTEST_METHOD_MR_DMABUF_REVOKE = OVBTEST_NS,
 	OVBTEST_METHOD_MR_DMA_MAP,	/* below */
+	OVBTEST_METHOD_MR_DMA_TRANSLATE,	/* below */
 };
 
 enum ovbtest_mr_revoke_attrs {
@@ -461,7 +462,7 @@ enum ovbtest_mr_revoke_attrs {
  * device is a platform device without an IOMMU in front, so a DMA address
  * is the physical address of the page.  DMA_MAP_OUT: the umem's address,
  * length and iova, ib_umem_num_pages(), the number of mapped scatterlist
- * entries, ib_umem_find_best_pgsz() for the bitmap of DMA_MAP_PGSZ and the
+ * entries (and of CPU-side ones, which an IOMMU merges into fewer), ib_umem_find_best_pgsz() for the bitmap of DMA_MAP_PGSZ and the
  * MR's iova, and ib_umem_num_dma_blocks() for that size (0 when none
  * fits).  DMA_MAP_SEGS (optional): the mapped entries, as many as fit;
  * DMA_MAP_BLOCKS (optional): the DMA address of each block of the best
@@ -487,11 +488,45 @@ struct ovbtest_mr_dma_map {
 	__aligned_u64 num_blocks;
 	__u32 num_pages;
 	__u32 num_segs;
+	/* since the IOMMU case: the entries on the CPU side (orig_nents) */
+	__u32 num_cpu_segs;
+	__u32 reserved;
 };
 
 struct ovbtest_dma_seg {
 	__aligned_u64 addr;
 	__aligned_u64 len;
+};
+
+/*
+ * OVBTEST_METHOD_MR_DMA_TRANSLATE (both kernels), on the MR object but of
+ * no MR: what the IOMMU in front of the device's DMA device makes of DMA
+ * addresses.  With ovbtest.ko's dma_pci=1 the DMA device is QEMU's edu PCI
+ * device (1234:11e8; qemu/run --iommu puts it behind an Intel IOMMU), else
+ * the platform device without an IOMMU.  DMA_TRANSLATE_OUT: the kind of
+ * the device's IOMMU domain (iommu_get_domain_for_dev()) and whether the
+ * DMA device is the PCI one; DMA_TRANSLATE_PHYS: for each DMA address of
+ * DMA_TRANSLATE_IOVAS (at most 4096), the physical address the domain
+ * maps it to (iommu_iova_to_phys(); 0: not mapped), all 0 without a
+ * translating domain.  Without CAP_SYS_ADMIN: EPERM.
+ */
+enum ovbtest_mr_dma_translate_attrs {
+	OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS = OVBTEST_ATTR_NS,	/* PTR_IN __aligned_u64[] */
+	OVBTEST_ATTR_MR_DMA_TRANSLATE_OUT,	/* PTR_OUT ovbtest_dma_translate */
+	OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS,	/* PTR_OUT __aligned_u64[] */
+};
+
+enum ovbtest_dma_domain {
+	OVBTEST_DMA_DOMAIN_NONE,	/* no IOMMU: DMA addresses are physical */
+	OVBTEST_DMA_DOMAIN_IDENTITY,	/* passthrough */
+	OVBTEST_DMA_DOMAIN_DMA,		/* translated, unmaps flushed at once */
+	OVBTEST_DMA_DOMAIN_DMA_FQ,	/* translated, IOTLB flushes deferred */
+	OVBTEST_DMA_DOMAIN_OTHER,
+};
+
+struct ovbtest_dma_translate {
+	__u32 domain;			/* enum ovbtest_dma_domain */
+	__u32 pci;			/* 1: the DMA device is the edu device */
 };
 
 /*

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The umem of a REG_MR behind an IOMMU, as on a real server: qemu/run
+ * --iommu boots the guest with an Intel IOMMU in translating mode (strict
+ * unmaps) and QEMU's edu PCI device behind it; ovbtest.ko's dma_pci=1
+ * makes that device the test HCA's DMA device.  ib_uverbs maps the pinned
+ * pages through the IOMMU, which gives the umem IOVAs, not physical
+ * addresses, and merges pages scattered in physical memory into one IOVA
+ * range.  Each DMA block a driver would program (the umem's block walk,
+ * OVBTEST_METHOD_MR_DMA_MAP) is translated back through the device's
+ * IOMMU domain (OVBTEST_METHOD_MR_DMA_TRANSLATE) and must land on the
+ * page /proc/self/pagemap shows for that place of the MR; the best page
+ * size follows the IOVA's alignment; releasing the umem unmaps its IOVAs.
+ * Outside an --iommu guest (no edu device) every case skips; in one
+ * (OVB_IOMMU=1) a missing device or a domain that does not translate fails.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kselftest_harness.h"
+#include "ovbtest_dma_map.h"
+
+#define SCATTERED	64	/* pages: 256 KB */
+#define IOVA_BASE	0x40000000ULL
+
+/* The edu PCI device's sysfs directory into @dir; 0 when there is none. */
+static int edu_device(char *dir, size_t size)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *e;
+	int found = 0;
+	char path[512];
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
+			 e->d_name);
+		if (sysfs_long(path) != 0x1234)
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
+			 e->d_name);
+		if (sysfs_long(path) != 0x11e8)
+			continue;
+		snprintf(dir, size, "/sys/bus/pci/devices/%s", e->d_name);
+		found = 1;
+	}
+	closedir(d);
+	return found;
+}
+
+static int iommu_guest(void)
+{
+	const char *v = getenv("OVB_IOMMU");
+
+	return v && !strcmp(v, "1");
+}
+
+/*
+ * OVBTEST_METHOD_MR_DMA_TRANSLATE of @n DMA addresses into @phys; the
+ * domain's kind into *@t.  0 or -errno.
+ */
+static int translate(int fd, const __u64 *iovas, size_t n, __u64 *phys_out,
+		     struct ovbtest_dma_translate *t)
+{
+	struct ioc c;
+
+	memset(t, 0xa5, sizeof(*t));
+	memset(phys_out, 0xa5, n * sizeof(*phys_out));
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, OVBTEST_METHOD_MR_DMA_TRANSLATE);
+	ioc_in(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS, iovas,
+	       n * sizeof(*iovas));
+	ioc_out(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_OUT, t, sizeof(*t));
+	ioc_out(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS, phys_out,
+		n * sizeof(*phys_out));
+	return ioc_call(fd, &c);
+}
+
+/* The one DMA address @iova through the domain; ~0 on a failed call. */
+static __u64 translate1(int fd, __u64 iova)
+{
+	struct ovbtest_dma_translate t;
+	__u64 p;
+
+	return translate(fd, &iova, 1, &p, &t) ? ~0ULL : p;
+}
+
+/*
+ * The largest size of @bitmap at which a umem that is one DMA range
+ * starting at @dma (the address of its first byte) can be blocks of a
+ * device address space starting at @iova: both agree modulo the size.
+ */
+static __u64 largest_agreeing(__u64 bitmap, __u64 dma, __u64 iova)
+{
+	int b;
+
+	for (b = 63; b >= 12; b--)
+		if ((bitmap & (1ULL << b)) && !((dma ^ iova) & ((1ULL << b) - 1)))
+			return 1ULL << b;
+	return 0;
+}
+
+FIXTURE(iommu) {
+	int fd, pd;
+	char ioctl_abi;
+	struct dma_map m;
+	__u64 iovas[MAX_BLOCKS], phys[MAX_BLOCKS];
+};
+
+FIXTURE_SETUP(iommu)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	struct ovbtest_dma_translate t;
+	char dev[300];
+	__u64 zero = 0, p;
+	int ret;
+
+	self->fd = -1;
+	self->ioctl_abi = 0;
+	if (!edu_device(dev, sizeof(dev))) {
+		ASSERT_FALSE(iommu_guest()) TH_LOG("qemu/run --iommu, but no edu device");
+		SKIP(return, "no edu PCI device (qemu/run --iommu)");
+	}
+	/* the test HCA on the edu device: reloaded if it runs without */
+	if (ovbtest_loaded()) {
+		char yn[4] = "";
+		int pfd = open(OVBTEST_PARAM("dma_pci"), O_RDONLY);
+
+		if (pfd >= 0) {
+			ASSERT_LT(0, read(pfd, yn, sizeof(yn) - 1));
+			close(pfd);
+		}
+		if (yn[0] != 'Y')
+			ASSERT_EQ(0, ovbtest_unload());
+	}
+	ret = ovbtest_load_module_with(HCA_MODULE, "dma_pci=1");
+	if (ret == -ENOENT)
+		SKIP(return, "ovbtest.ko not built (make selftests KDIR=...)");
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST) TH_LOG("load: %d", ret);
+	self->ioctl_abi = ioctl_abi_on();
+	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
+	ASSERT_EQ(0, translate(self->fd, &zero, 1, &p, &t));
+	ASSERT_EQ(1, t.pci) TH_LOG("the DMA device is not the edu device");
+	if (t.domain != OVBTEST_DMA_DOMAIN_DMA) {
+		ASSERT_FALSE(iommu_guest())
+			TH_LOG("the edu device's IOMMU domain is of kind %u, not a strict DMA one",
+			       t.domain);
+		SKIP(return, "the edu device has no translating IOMMU domain");
+	}
+}
+
+FIXTURE_TEARDOWN(iommu)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	ioctl_abi_restore(self->ioctl_abi);
+}
+
+/*
+ * The kernel's own view agrees: the edu device is in an IOMMU group whose
+ * default domain translates (sysfs says "DMA", not "identity" or the
+ * lazy "DMA-FQ").
+ */
+TEST_F(iommu, default_domain_translates)
+{
+	char dev[300], path[400], type[32] = "";
+	int fd;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	ASSERT_TRUE(edu_device(dev, sizeof(dev)));
+	snprintf(path, sizeof(path), "%s/iommu_group/type", dev);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd) TH_LOG("%s: the device has no IOMMU group", path);
+	ASSERT_LT(0, read(fd, type, sizeof(type) - 1));
+	close(fd);
+	EXPECT_STREQ("DMA\n", type);
+}
+
+/*
+ * 64 pages scattered in physical memory (the runs pagemap shows, mostly
+ * single pages): the IOMMU maps them into one IOVA range, so the umem has
+ * one mapped entry of 256 KB where the CPU side has one entry per run;
+ * each 4 KB block translates to its page.
+ */
+TEST_F(iommu, scattered_pages_are_one_iova_range)
+{
+	const size_t n = SCATTERED;
+	char *p = every_other(n);
+	struct ovbtest_dma_translate t;
+	size_t i, runs = 1;
+	int mr;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(0, phys(p)) TH_LOG("no physical addresses in pagemap (root?)");
+	for (i = 1; i < n; i++)
+		runs += phys(p + i * PG) != phys(p + (i - 1) * PG) + PG;
+	ASSERT_LT(1, runs) TH_LOG("the pages are physically contiguous");
+	mr = reg_mr_at(self->fd, self->pd, p, n * PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG, &self->m));
+	EXPECT_EQ(n, self->m.info.num_pages);
+	EXPECT_EQ(PG, self->m.info.best_pgsz);
+	ASSERT_EQ(n, self->m.info.num_blocks);
+	EXPECT_EQ(1, self->m.info.num_segs);
+	EXPECT_EQ(runs, self->m.info.num_cpu_segs);
+	EXPECT_EQ(n * PG, self->m.segs[0].len);
+	TH_LOG("%zu pages, %u CPU-side entries, %u mapped: IOVA %#llx + %#llx",
+	       n, self->m.info.num_cpu_segs, self->m.info.num_segs,
+	       (unsigned long long)self->m.segs[0].addr,
+	       (unsigned long long)self->m.segs[0].len);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(self->m.segs[0].addr + i * PG, self->m.blocks[i])
+			TH_LOG("block %zu is not in the IOVA range's order", i);
+		self->iovas[i] = self->m.blocks[i];
+	}
+	ASSERT_EQ(0, translate(self->fd, self->iovas, n, self->phys, &t));
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(phys(p + i * PG), self->phys[i])
+			TH_LOG("block %zu (IOVA %#llx)", i,
+			       (unsigned long long)self->iovas[i]);
+	EXPECT_NE(phys(p), self->m.segs[0].addr) TH_LOG("the IOVA is the physical address");
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, n * PG);
+}
+
+/*
+ * The same scattered pages at a 1 GB-aligned MR iova, 4 KB, 64 KB and
+ * 2 MB offered: the one IOVA range lets a block be bigger than a physical
+ * run; the size is the largest at which the IOVA and the iova agree
+ * (the IOVA allocator aligns a 256 KB range to 256 KB: at least 64 KB),
+ * and every 4 KB of every block translates to the page of that offset.
+ * At an iova 4 KB off alignment, only 4 KB blocks.
+ */
+TEST_F(iommu, best_pgsz_follows_iova_alignment)
+{
+	const __u64 bitmap = PG | 64 * 1024 | HUGE;
+	const size_t n = SCATTERED;
+	char *p = every_other(n);
+	struct ovbtest_dma_translate t;
+	__u64 want, pgsz;
+	size_t i, per;
+	int mr;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(0, phys(p));
+	mr = reg_mr_at(self->fd, self->pd, p, n * PG, IOVA_BASE);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, bitmap, &self->m));
+	ASSERT_EQ(1, self->m.info.num_segs);
+	want = largest_agreeing(bitmap, self->m.segs[0].addr, IOVA_BASE);
+	pgsz = self->m.info.best_pgsz;
+	EXPECT_EQ(want, pgsz) TH_LOG("IOVA %#llx", (unsigned long long)self->m.segs[0].addr);
+	EXPECT_LE(64 * 1024, pgsz) TH_LOG("no block bigger than a page");
+	TH_LOG("IOVA %#llx, MR iova %#llx: best page size %#llx, %llu blocks",
+	       (unsigned long long)self->m.segs[0].addr, IOVA_BASE,
+	       (unsigned long long)pgsz,
+	       (unsigned long long)self->m.info.num_blocks);
+	ASSERT_NE(0, pgsz);
+	ASSERT_EQ((n * PG + pgsz - 1) / pgsz, self->m.info.num_blocks);
+	/* each 4 KB of each block, as the device would reach it */
+	per = pgsz / PG;
+	for (i = 0; i < n; i++)
+		self->iovas[i] = self->m.blocks[i / per] + (i % per) * PG;
+	ASSERT_EQ(0, translate(self->fd, self->iovas, n, self->phys, &t));
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(phys(p + i * PG), self->phys[i])
+			TH_LOG("page %zu: block %zu + %zu KB", i, i / per,
+			       (i % per) * 4);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+
+	mr = reg_mr_at(self->fd, self->pd, p, n * PG, IOVA_BASE + PG);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, bitmap, &self->m));
+	EXPECT_EQ(PG, self->m.info.best_pgsz);
+	EXPECT_EQ(n, self->m.info.num_blocks);
+	EXPECT_EQ(0, dma_map(self->fd, mr, HUGE, &self->m));
+	EXPECT_EQ(0, self->m.info.best_pgsz);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, n * PG);
+}
+
+/*
+ * Sub-page MRs and MRs sharing a page: each umem maps the whole pages its
+ * bytes touch at IOVAs of its own (page-aligned), two pages into one
+ * 8 KB range; the MRs on the same page translate to it; deregistering one
+ * unmaps its IOVA and leaves the other's.
+ */
+TEST_F(iommu, sub_page_mrs_share_pages)
+{
+	char *p = touched(2);
+	__u64 p0, p1, ia, ic;
+	int a, b, c;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	ASSERT_NE(MAP_FAILED, p);
+	p0 = phys(p);
+	p1 = phys(p + PG);
+	ASSERT_NE(0, p0);
+	a = reg_mr_at(self->fd, self->pd, p + 100, 200, (uintptr_t)p + 100);
+	b = reg_mr_at(self->fd, self->pd, p + 3000, 2000, (uintptr_t)p + 3000);
+	c = reg_mr_at(self->fd, self->pd, p + 100, 200, (uintptr_t)p + 100);
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	ASSERT_LE(0, c);
+
+	ASSERT_EQ(0, dma_map(self->fd, a, PG, &self->m));
+	EXPECT_EQ(1, self->m.info.num_pages);
+	ASSERT_EQ(1, self->m.info.num_segs);
+	EXPECT_EQ(PG, self->m.segs[0].len);
+	EXPECT_EQ(0, self->m.segs[0].addr % PG);
+	EXPECT_EQ(1, self->m.info.num_blocks);
+	EXPECT_EQ(self->m.segs[0].addr, self->m.blocks[0]);
+	ia = self->m.blocks[0];
+	EXPECT_EQ(p0, translate1(self->fd, ia));
+	EXPECT_EQ(p0 + 100, translate1(self->fd, ia + 100));
+
+	ASSERT_EQ(0, dma_map(self->fd, c, PG, &self->m));
+	ic = self->m.blocks[0];
+	EXPECT_NE(ia, ic) TH_LOG("two umems share an IOVA");
+	EXPECT_EQ(p0, translate1(self->fd, ic));
+
+	ASSERT_EQ(0, dma_map(self->fd, b, PG, &self->m));
+	EXPECT_EQ(2, self->m.info.num_pages);
+	EXPECT_EQ(1, self->m.info.num_segs);
+	EXPECT_EQ(2 * PG, self->m.segs[0].len);
+	ASSERT_EQ(2, self->m.info.num_blocks);
+	EXPECT_EQ(self->m.blocks[0] + PG, self->m.blocks[1]);
+	EXPECT_EQ(p0, translate1(self->fd, self->m.blocks[0]));
+	EXPECT_EQ(p1, translate1(self->fd, self->m.blocks[1]));
+
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, a));
+	EXPECT_EQ(0, translate1(self->fd, ia)) TH_LOG("a's IOVA still maps");
+	EXPECT_EQ(p0, translate1(self->fd, ic)) TH_LOG("c's IOVA went with a");
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, c));
+	EXPECT_EQ(0, translate1(self->fd, ic));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, b));
+	munmap(p, 2 * PG);
+}
+
+/*
+ * Releasing the umem (DEREG_MR) unmaps it: every IOVA that translated to
+ * the MR's pages translates to nothing after (strict mode: no deferred
+ * flush to wait for).
+ */
+TEST_F(iommu, dereg_unmaps_the_iovas)
+{
+	const size_t n = SCATTERED;
+	char *p = every_other(n);
+	struct ovbtest_dma_translate t;
+	size_t i;
+	int mr;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	ASSERT_NE(MAP_FAILED, p);
+	mr = reg_mr_at(self->fd, self->pd, p, n * PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG, &self->m));
+	ASSERT_EQ(n, self->m.info.num_blocks);
+	memcpy(self->iovas, self->m.blocks, n * sizeof(__u64));
+	ASSERT_EQ(0, translate(self->fd, self->iovas, n, self->phys, &t));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(phys(p + i * PG), self->phys[i]) TH_LOG("block %zu", i);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	ASSERT_EQ(0, translate(self->fd, self->iovas, n, self->phys, &t));
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(0, self->phys[i])
+			TH_LOG("IOVA %#llx still maps %#llx after DEREG_MR",
+			       (unsigned long long)self->iovas[i],
+			       (unsigned long long)self->phys[i]);
+	munmap(p, n * PG);
+}
+
+OVBTEST_UNLOAD_FIXTURE()
+
+TEST_HARNESS_MAIN
