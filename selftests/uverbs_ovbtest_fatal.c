@@ -494,6 +494,8 @@ TEST_F_TIMEOUT(fatal, close_races_fatal, 300)
 	}
 	TH_LOG("%d rounds: DEVICE_FATAL read by %d closed contexts", ROUNDS,
 	       got);
+	/* a delay up to 1 ms, a close() after up to 1 ms: most rounds get it */
+	EXPECT_LT(0, got);
 }
 
 /*
@@ -535,6 +537,7 @@ TEST_F_TIMEOUT(fatal, unload_races_fatal, 300)
 	}
 	TH_LOG("%d rounds: the driver's DEVICE_FATAL came before rmmod's in %d",
 	       ROUNDS, drv);
+	EXPECT_LT(0, drv);
 }
 
 TEST_HARNESS_MAIN
