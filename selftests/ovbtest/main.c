@@ -144,6 +144,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	INIT_LIST_HEAD(&dev->stuck);
 	ovbtest_irq_src_init(&dev->irq, OVBTEST_IRQ_DEVICE, &dev->ibdev);
 	atomic64_set(&dev->irq_obj_raised, 0);
+	ovbtest_fatal_init(dev);
 }
 
 static int __init ovbtest_init(void)
@@ -224,6 +225,7 @@ static void __exit ovbtest_exit(void)
 	 * its event queue before it unregisters).
 	 */
 	ovbtest_irq_src_stop(&dev->irq);
+	ovbtest_fatal_stop(dev);
 	/* Users still attached are disassociated before this returns. */
 	ib_unregister_device(&dev->ibdev);
 	WARN_ON(atomic_read(&dev->live.contexts) ||

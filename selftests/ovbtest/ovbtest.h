@@ -110,6 +110,14 @@ struct ovbtest_dev {
 	struct ovbtest_dev *smi;	/* the SMI sub-device (subdev.c) */
 	struct ovbtest_irq_src irq;	/* port events (irq_events.c) */
 	atomic64_t irq_obj_raised;	/* ... and its objects' */
+	/* fatal.c: the device's CQs, and its fatal error */
+	spinlock_t cq_lock;		/* cqs; held across comp_handler */
+	struct list_head cqs;
+	struct mutex fatal_lock;	/* re-arming of fatal_timer */
+	struct hrtimer fatal_timer;
+	u32 fatal_port;
+	atomic_t failed;		/* the device has failed for good */
+	u64 fatal_raised;		/* read with the timer stopped */
 };
 
 /* The kinds of page a context maps (mmap.c). */
@@ -150,6 +158,7 @@ struct ovbtest_pd {
 struct ovbtest_cq {
 	struct ib_cq ibcq;
 	struct ovbtest_ucontext *owner;
+	struct list_head dev_entry;	/* on dev->cqs (fatal.c) */
 	/* irq.c: the CQ's "interrupt" and what it does */
 	struct mutex irq_lock;		/* restarts of the timer */
 	struct hrtimer irq_timer;
@@ -338,6 +347,19 @@ extern const struct uapi_definition ovbtest_uapi_defs[];
 extern const struct uapi_definition ovbtest_irq_uapi_defs[];
 void ovbtest_irq_cq_init(struct ovbtest_cq *cq);
 void ovbtest_irq_cq_stop(struct ovbtest_cq *cq);
+
+/* fatal.c: a fatal device error from hard-interrupt context */
+extern const struct uapi_definition ovbtest_fatal_uapi_defs[];
+void ovbtest_fatal_init(struct ovbtest_dev *dev);
+void ovbtest_fatal_stop(struct ovbtest_dev *dev);
+void ovbtest_fatal_cq_add(struct ovbtest_cq *cq);
+void ovbtest_fatal_cq_del(struct ovbtest_cq *cq);
+
+/* After a fatal error the device answers as mlx5's with its commands down. */
+static inline bool ovbtest_failed(struct ib_device *ibdev)
+{
+	return atomic_read(&to_odev(ibdev)->failed);
+}
 
 /* events.c: the EVENTS FD object; probe.c: the PROBE methods */
 extern const struct uapi_definition ovbtest_events_uapi_defs[];

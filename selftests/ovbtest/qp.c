@@ -40,6 +40,8 @@ static int ovbtest_create_qp(struct ib_qp *ibqp,
 	 */
 	if (!udata && init->qp_type != IB_QPT_XRC_TGT)
 		return -EOPNOTSUPP;
+	if (ovbtest_failed(ibqp->device))
+		return -ENOLINK;
 	if (init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_RC &&
 	    init->qp_type != IB_QPT_XRC_INI && init->qp_type != IB_QPT_XRC_TGT &&
 	    init->qp_type != IB_QPT_DRIVER &&

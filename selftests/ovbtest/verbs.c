@@ -70,6 +70,8 @@ static int ovbtest_alloc_ucontext(struct ib_ucontext *ibuc,
 	struct ovbtest_alloc_ucontext_resp resp = {};
 	int ret;
 
+	if (ovbtest_failed(ibuc->device))
+		return -EAGAIN;
 	resp.magic = OVBTEST_MAGIC;
 	ret = ovbtest_ucontext_map(uc, &resp);
 	if (!ret)
@@ -114,6 +116,8 @@ static int ovbtest_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	struct ovbtest_udata_ex_cmd cmd;
 	int ret;
 
+	if (ovbtest_failed(ibpd->device))
+		return -ENOLINK;
 	if (udata) {
 		ret = ovbtest_udata_ex_in(udata, &cmd, -EINVAL) ?:
 		      ovbtest_udata_ex_out(udata, &cmd,
@@ -149,6 +153,8 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 	struct ovbtest_create_cq_resp resp = {};
 	int ret;
 
+	if (ovbtest_failed(ibcq->device))
+		return -ENOLINK;
 	if (attr->flags & ~OVBTEST_CQ_FLAGS)
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > 4096)
@@ -168,6 +174,7 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 	to_ocq(ibcq)->owner = ovbtest_udata_owner(udata);
 	ovbtest_irq_cq_init(to_ocq(ibcq));
 	ovbtest_wc_cq_init(to_ocq(ibcq));
+	ovbtest_fatal_cq_add(to_ocq(ibcq));
 	atomic_inc(&to_odev(ibcq->device)->live.cqs);
 	return 0;
 }
@@ -177,6 +184,7 @@ static int ovbtest_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	ovbtest_udata_check(to_ocq(ibcq)->owner, udata);
 	/* no handler call may follow: the interrupt is quiet from here */
 	ovbtest_irq_cq_stop(to_ocq(ibcq));
+	ovbtest_fatal_cq_del(to_ocq(ibcq));
 	atomic_dec(&to_odev(ibcq->device)->live.cqs);
 	return 0;
 }
@@ -248,9 +256,11 @@ static struct ib_mr *ovbtest_reg_user_mr(struct ib_pd *ibpd, u64 start,
 					 u64 length, u64 virt_addr, int access,
 					 struct ib_udata *udata)
 {
-	struct ib_mr *ibmr = ovbtest_mr_new(ibpd->device, start, length,
-					    virt_addr, access);
+	struct ib_mr *ibmr;
 
+	if (ovbtest_failed(ibpd->device))
+		return ERR_PTR(-ENOLINK);
+	ibmr = ovbtest_mr_new(ibpd->device, start, length, virt_addr, access);
 	if (!IS_ERR(ibmr))
 		to_omr(ibmr)->owner = ovbtest_udata_owner(udata);
 	return ibmr;

@@ -1128,4 +1128,42 @@ struct ovbtest_irq_ev {
 	__u32 reserved;		/* 0 */
 };
 
+/*
+ * A fatal device error raised from hard-interrupt context
+ * (selftests/ovbtest/fatal.c; test: selftests/uverbs_ovbtest_fatal.c), a
+ * second method of the PORT_IRQ object.  It arms a one-shot hrtimer
+ * (HRTIMER_MODE_REL) that expires after @delay_ns (at least 1000) and,
+ * as mlx5's internal-error path (mlx5_ib_handle_internal_error, then
+ * ib_dispatch_event) does: marks the device failed, calls comp_handler
+ * of every CQ of the device, and dispatches IB_EVENT_DEVICE_FATAL with
+ * element.port_num @port (mlx5 and ocrdma give 1; mthca and cxgb4 0; 0 or
+ * a port of the device here).  The first expiry of the device dispatches
+ * the event, later ones only notify the CQs (mlx5 dispatches while
+ * ib_active, then clears it).  From the failure on, as mlx5 answers with
+ * its command interface down: GET_CONTEXT fails EAGAIN (alloc_ucontext
+ * with ib_active false), ALLOC_PD, CREATE_CQ, CREATE_QP and REG_MR fail
+ * ENOLINK (a firmware command refused), destroys succeed.  The timer is
+ * the device's: it outlives the context that armed it, a new call
+ * re-arms it (a pending one is cancelled first, and RAISED is read then);
+ * @delay_ns 0 only cancels.  The module cancels it before it unregisters.
+ * RAISED: fatal errors raised so far on the device; FAILED: whether it
+ * has failed (read after the cancel).
+ */
+enum ovbtest_fatal_methods {
+	OVBTEST_METHOD_PORT_FATAL = OVBTEST_NS + 1,	/* on OVBTEST_OBJECT_PORT_IRQ */
+};
+
+enum ovbtest_fatal_attrs {
+	OVBTEST_ATTR_FATAL_ARGS = OVBTEST_ATTR_NS,	/* PTR_IN ovbtest_fatal */
+	OVBTEST_ATTR_FATAL_RAISED,			/* PTR_OUT __u64, optional */
+	OVBTEST_ATTR_FATAL_FAILED,			/* PTR_OUT __u32, optional */
+};
+
+struct ovbtest_fatal {
+	__u32 delay_ns;		/* 0: cancel only */
+	__u32 port;		/* element.port_num of the event */
+	__u32 flags;		/* 0 */
+	__u32 reserved;		/* 0 */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
