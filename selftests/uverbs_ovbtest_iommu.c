@@ -381,6 +381,80 @@ TEST_F(iommu, dereg_unmaps_the_iovas)
 	munmap(p, n * PG);
 }
 
+/* "1" into the sysfs file @path; 0 or -errno. */
+static int sysfs_write1(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "1", 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The edu device removed under the registered IB device (sysfs "remove",
+ * as a hot-unplug of an HCA): the PCI driver's remove takes the IB device
+ * with it, as an HCA driver's does, so nothing maps through the removed
+ * (freed) device after: the IB device's sysfs entry goes, the open file is
+ * disassociated (REG_MR EIO) and its MR released without a WARN.  A rescan
+ * brings the edu device back and ovbtest's PCI driver binds it; rmmod and
+ * a reload with dma_pci=1 find it behind a translating domain again.
+ * The fixture's last case: rmmod and the reload are its own.
+ */
+TEST_F(iommu, pci_remove_takes_the_ib_device)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	char dev[300], path[400], link[400] = "";
+	struct ovbtest_dma_translate t;
+	__u64 zero = 0, ph;
+	int mr, k, pd;
+	char *p;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	p = touched(1);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(0, phys(p));
+	mr = reg_mr_at(self->fd, self->pd, p, PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_TRUE(edu_device(dev, sizeof(dev)));
+	k = ovbtest_kmsg_mark();
+	snprintf(path, sizeof(path), "%s/remove", dev);
+	ASSERT_EQ(0, sysfs_write1(path));
+	EXPECT_FALSE(edu_device(dev, sizeof(dev)));
+	/* before any REG_MR: on a driver that keeps it, that maps through freed memory */
+	ASSERT_NE(0, access("/sys/class/infiniband/" HCA_IBDEV, F_OK))
+		TH_LOG("the IB device outlived its DMA device (PCI remove)");
+	EXPECT_EQ(-EIO, reg_mr_at(self->fd, self->pd, p, PG, (uintptr_t)p));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_FALSE(ovbtest_kmsg_warned(k));
+
+	ASSERT_EQ(0, sysfs_write1("/sys/bus/pci/rescan"));
+	ASSERT_TRUE(edu_device(dev, sizeof(dev))) TH_LOG("no edu device after rescan");
+	snprintf(path, sizeof(path), "%s/driver", dev);
+	ASSERT_LT(0, readlink(path, link, sizeof(link) - 1));
+	EXPECT_STREQ("ovbtest_dma", strrchr(link, '/') + 1);
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_kmsg_warned(k));
+
+	ASSERT_EQ(0, ovbtest_load_module_with(HCA_MODULE, "dma_pci=1"));
+	HCA_SETUP_OPEN(self->fd, &uctx, pd);
+	ASSERT_EQ(0, translate(self->fd, &zero, 1, &ph, &t));
+	EXPECT_EQ(1, t.pci);
+	EXPECT_EQ(OVBTEST_DMA_DOMAIN_DMA, t.domain);
+	mr = reg_mr_at(self->fd, pd, p, PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG, &self->m));
+	ASSERT_EQ(1, self->m.info.num_blocks);
+	EXPECT_EQ(phys(p), translate1(self->fd, self->m.blocks[0]));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, PG);
+}
+
 OVBTEST_UNLOAD_FIXTURE()
 
 TEST_HARNESS_MAIN

@@ -446,7 +446,11 @@ extern const struct uapi_definition ovbtest_attrs_uapi_defs[];
 extern const struct uapi_definition ovbtest_hidden_uapi_defs[];
 /* dma_map.c */
 extern const struct uapi_definition ovbtest_dma_map_uapi_defs[];
-int ovbtest_dma_pci_init(struct device **dma);
+int ovbtest_dma_pci_init(void);
+int ovbtest_dma_register(struct ovbtest_dev *dev, const char *name,
+			 struct device *dflt);
 void ovbtest_dma_pci_exit(void);
+/* main.c */
+void ovbtest_unplug(struct ovbtest_dev *dev);
 
 #endif /* OVBTEST_H */
