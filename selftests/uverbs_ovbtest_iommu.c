@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "ovbtest_dma_map.h"
@@ -61,23 +62,32 @@ static int iommu_guest(void)
 }
 
 /*
- * OVBTEST_METHOD_MR_DMA_TRANSLATE of @n DMA addresses into @phys; the
- * domain's kind into *@t.  0 or -errno.
+ * OVBTEST_METHOD_MR_DMA_TRANSLATE of @n DMA addresses (@len bytes of
+ * them) with room for @room results at @phys_out (0: no such attribute);
+ * the domain's kind into *@t.  0 or -errno.
  */
-static int translate(int fd, const __u64 *iovas, size_t n, __u64 *phys_out,
-		     struct ovbtest_dma_translate *t)
+static int translate_raw(int fd, const __u64 *iovas, size_t len,
+			 __u64 *phys_out, size_t room,
+			 struct ovbtest_dma_translate *t)
 {
 	struct ioc c;
 
 	memset(t, 0xa5, sizeof(*t));
-	memset(phys_out, 0xa5, n * sizeof(*phys_out));
+	memset(phys_out, 0xa5, room * sizeof(*phys_out));
 	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, OVBTEST_METHOD_MR_DMA_TRANSLATE);
-	ioc_in(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS, iovas,
-	       n * sizeof(*iovas));
+	ioc_in(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS, iovas, len);
 	ioc_out(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_OUT, t, sizeof(*t));
-	ioc_out(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS, phys_out,
-		n * sizeof(*phys_out));
+	if (room)
+		ioc_out(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS, phys_out,
+			room * sizeof(*phys_out));
 	return ioc_call(fd, &c);
+}
+
+/* The same for @n DMA addresses and as many results. */
+static int translate(int fd, const __u64 *iovas, size_t n, __u64 *phys_out,
+		     struct ovbtest_dma_translate *t)
+{
+	return translate_raw(fd, iovas, n * sizeof(*iovas), phys_out, n, t);
 }
 
 /* The one DMA address @iova through the domain; ~0 on a failed call. */
@@ -379,6 +389,67 @@ TEST_F(iommu, dereg_unmaps_the_iovas)
 			       (unsigned long long)self->iovas[i],
 			       (unsigned long long)self->phys[i]);
 	munmap(p, n * PG);
+}
+
+/*
+ * What the method refuses and how much it writes.  The physical addresses
+ * are the admin's (as pagemap's): a process without CAP_SYS_ADMIN on the
+ * same file gets EPERM for an IOVA that maps.  More than 4096 addresses,
+ * or a length that is not a whole number of them: EINVAL.  Results go
+ * only where there is room: with room for 2 of 3 the third slot is left
+ * alone; with no result attribute only the domain's kind comes back.
+ */
+TEST_F(iommu, translate_refusals)
+{
+	static __u64 many[4097], out[4097];
+	struct ovbtest_dma_translate t;
+	char *p = touched(1);
+	__u64 three[3], ph = phys(p);
+	pid_t pid;
+	int mr, st;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(0, ph);
+	mr = reg_mr_at(self->fd, self->pd, p, PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG, &self->m));
+	ASSERT_EQ(1, self->m.info.num_blocks);
+	three[0] = self->m.blocks[0];
+	three[1] = self->m.blocks[0] + 8;
+	three[2] = self->m.blocks[0] + 16;
+	ASSERT_EQ(ph, translate1(self->fd, three[0]));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		st = translate(self->fd, three, 1, out, &t);
+		_exit(st == -EPERM && out[0] == 0xa5a5a5a5a5a5a5a5ULL ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("unprivileged TRANSLATE: status %#x", st);
+
+	EXPECT_EQ(0, translate(self->fd, many, 4096, out, &t));
+	EXPECT_EQ(0, out[4095]);
+	EXPECT_EQ(-EINVAL, translate(self->fd, many, 4097, out, &t));
+	EXPECT_EQ(-EINVAL, translate_raw(self->fd, three, 12, out, 1, &t));
+
+	memset(out, 0xa5, sizeof(out));
+	EXPECT_EQ(0, translate_raw(self->fd, three, sizeof(three), out, 2, &t));
+	EXPECT_EQ(ph, out[0]);
+	EXPECT_EQ(ph + 8, out[1]);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, out[2]);
+	memset(out, 0xa5, sizeof(out));
+	EXPECT_EQ(0, translate_raw(self->fd, three, sizeof(three), out, 0, &t));
+	EXPECT_EQ(OVBTEST_DMA_DOMAIN_DMA, t.domain);
+	EXPECT_EQ(1, t.pci);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, out[0]);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, PG);
 }
 
 /* "1" into the sysfs file @path; 0 or -errno. */
