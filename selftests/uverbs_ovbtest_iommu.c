@@ -18,10 +18,13 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <linux/udmabuf.h>
 
 #include "kselftest_harness.h"
 #include "ovbtest_dma_map.h"
+#include "ovbtest_dmabuf.h"
 
 #define SCATTERED	64	/* pages: 256 KB */
 #define IOVA_BASE	0x40000000ULL
@@ -450,6 +453,75 @@ TEST_F(iommu, translate_refusals)
 	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, out[0]);
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
 	munmap(p, PG);
+}
+
+/*
+ * A dma-buf of another exporter (udmabuf over a memfd; Debian builds it
+ * into 6.12, not 6.1) as an MR of the test HCA: the HCA's COPY reaches
+ * the exporter's pages through the DMA addresses of the attachment, which
+ * behind the IOMMU are IOVAs of the edu device's domain.  Bytes the CPU
+ * wrote into the memfd come out through the MR; bytes COPY writes into
+ * the MR show in the memfd; no WARN.
+ */
+TEST_F(iommu, foreign_dmabuf_copy)
+{
+	const size_t len = 4 * PG;
+	struct ovbtest_dmabuf_mr req = {
+		.pd = self->pd, .length = len, .iova = IOVA_BASE,
+		.access = IB_UVERBS_ACCESS_LOCAL_WRITE,
+	};
+	struct udmabuf_create uc = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = len };
+	unsigned char *mem, *buf;
+	int memfd, udev, dfd, h, mr, chan, k;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	if (access("/dev/udmabuf", R_OK | W_OK)) {
+		ASSERT_FALSE(ovbtest_k612()) TH_LOG("6.12 without /dev/udmabuf");
+		SKIP(return, "no /dev/udmabuf (Debian's 6.1 has no udmabuf)");
+	}
+	memfd = memfd_create("ovb-iommu", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+	ASSERT_LE(0, memfd);
+	ASSERT_EQ(0, ftruncate(memfd, len));
+	ASSERT_EQ(0, fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK));
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	ASSERT_NE(MAP_FAILED, mem);
+	pattern_fill(mem, len, 5);
+	udev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, udev);
+	uc.memfd = memfd;
+	dfd = ioctl(udev, UDMABUF_CREATE, &uc);
+	close(udev);
+	ASSERT_LE(0, dfd);
+	buf = (unsigned char *)touched(4);
+	ASSERT_NE(MAP_FAILED, buf);
+	mr = reg_mr_at(self->fd, self->pd, buf, len, (uintptr_t)buf);
+	ASSERT_LE(0, mr);
+	chan = ovbtest_chan_create(self->fd, self->pd, 8, NULL);
+	ASSERT_LE(0, chan);
+	k = ovbtest_kmsg_mark();
+	req.dmabuf_fd = dfd;
+	h = ovbtest_reg_dmabuf_mr(self->fd, &req, NULL, NULL);
+	ASSERT_LE(0, h);
+
+	/* memfd -> HCA, across the page boundaries */
+	memset(buf, 0, len);
+	EXPECT_EQ(0, ovbtest_copy(self->fd, chan, h, 100, mr, 0, len - 200,
+				  NULL));
+	EXPECT_EQ(-1, pattern_differs_at(buf, len - 200, 100, 5));
+	/* HCA -> memfd */
+	pattern_fill(buf, len, 9);
+	EXPECT_EQ(0, ovbtest_copy(self->fd, chan, mr, 0, h, 0, len, NULL));
+	EXPECT_EQ(-1, pattern_differs_at(mem, len, 0, 9));
+	EXPECT_FALSE(ovbtest_kmsg_warned(k));
+
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
+	EXPECT_EQ(0, ovbtest_chan_destroy(self->fd, chan, NULL));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	close(dfd);
+	munmap(mem, len);
+	close(memfd);
+	munmap(buf, len);
 }
 
 /* "1" into the sysfs file @path; 0 or -errno. */
