@@ -524,6 +524,32 @@ TEST_F(iommu, foreign_dmabuf_copy)
 	munmap(buf, len);
 }
 
+/*
+ * Loaded with the module's generic async_probe=1 (or booted with
+ * driver_async_probe=), the driver core would probe the edu device after
+ * pci_register_driver() returned; the load still finds it (the driver
+ * probes synchronously), and the device translates as before.
+ */
+TEST_F(iommu, loads_with_async_probe)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	struct ovbtest_dma_translate t;
+	__u64 zero = 0, ph;
+	int pd;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, ovbtest_unload());
+	ASSERT_EQ(0, ovbtest_load_module_with(HCA_MODULE, "dma_pci=1 async_probe=1"));
+	HCA_SETUP_OPEN(self->fd, &uctx, pd);
+	ASSERT_EQ(0, translate(self->fd, &zero, 1, &ph, &t));
+	EXPECT_EQ(1, t.pci);
+	EXPECT_EQ(OVBTEST_DMA_DOMAIN_DMA, t.domain);
+	EXPECT_LE(0, pd);
+}
+
 /* "1" into the sysfs file @path; 0 or -errno. */
 static int sysfs_write1(const char *path)
 {

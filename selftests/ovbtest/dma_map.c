@@ -199,6 +199,8 @@ static struct pci_driver ovbtest_pci_driver = {
 	.probe = ovbtest_pci_probe,
 	.remove = ovbtest_pci_remove,
 	.driver.suppress_bind_attrs = true,
+	/* bound before pci_register_driver() returns, whatever async_probe says */
+	.driver.probe_type = PROBE_FORCE_SYNCHRONOUS,
 };
 
 /* With dma_pci, binds the edu device: 0, or -ENODEV when there is none. */
@@ -211,7 +213,7 @@ int ovbtest_dma_pci_init(void)
 	ret = pci_register_driver(&ovbtest_pci_driver);
 	if (ret)
 		return ret;
-	if (!READ_ONCE(ovbtest_pci_dev)) {	/* probing is synchronous */
+	if (!READ_ONCE(ovbtest_pci_dev)) {	/* probing is synchronous (forced) */
 		pci_unregister_driver(&ovbtest_pci_driver);
 		return -ENODEV;
 	}
