@@ -18,9 +18,13 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <linux/udmabuf.h>
 
 #include "kselftest_harness.h"
 #include "ovbtest_dma_map.h"
+#include "ovbtest_dmabuf.h"
 
 #define SCATTERED	64	/* pages: 256 KB */
 #define IOVA_BASE	0x40000000ULL
@@ -61,23 +65,32 @@ static int iommu_guest(void)
 }
 
 /*
- * OVBTEST_METHOD_MR_DMA_TRANSLATE of @n DMA addresses into @phys; the
- * domain's kind into *@t.  0 or -errno.
+ * OVBTEST_METHOD_MR_DMA_TRANSLATE of @n DMA addresses (@len bytes of
+ * them) with room for @room results at @phys_out (0: no such attribute);
+ * the domain's kind into *@t.  0 or -errno.
  */
-static int translate(int fd, const __u64 *iovas, size_t n, __u64 *phys_out,
-		     struct ovbtest_dma_translate *t)
+static int translate_raw(int fd, const __u64 *iovas, size_t len,
+			 __u64 *phys_out, size_t room,
+			 struct ovbtest_dma_translate *t)
 {
 	struct ioc c;
 
 	memset(t, 0xa5, sizeof(*t));
-	memset(phys_out, 0xa5, n * sizeof(*phys_out));
+	memset(phys_out, 0xa5, room * sizeof(*phys_out));
 	ovbtest_ioc_init(&c, UVERBS_OBJECT_MR, OVBTEST_METHOD_MR_DMA_TRANSLATE);
-	ioc_in(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS, iovas,
-	       n * sizeof(*iovas));
+	ioc_in(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS, iovas, len);
 	ioc_out(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_OUT, t, sizeof(*t));
-	ioc_out(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS, phys_out,
-		n * sizeof(*phys_out));
+	if (room)
+		ioc_out(&c, OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS, phys_out,
+			room * sizeof(*phys_out));
 	return ioc_call(fd, &c);
+}
+
+/* The same for @n DMA addresses and as many results. */
+static int translate(int fd, const __u64 *iovas, size_t n, __u64 *phys_out,
+		     struct ovbtest_dma_translate *t)
+{
+	return translate_raw(fd, iovas, n * sizeof(*iovas), phys_out, n, t);
 }
 
 /* The one DMA address @iova through the domain; ~0 on a failed call. */
@@ -379,6 +392,236 @@ TEST_F(iommu, dereg_unmaps_the_iovas)
 			       (unsigned long long)self->iovas[i],
 			       (unsigned long long)self->phys[i]);
 	munmap(p, n * PG);
+}
+
+/*
+ * What the method refuses and how much it writes.  The physical addresses
+ * are the admin's (as pagemap's): a process without CAP_SYS_ADMIN on the
+ * same file gets EPERM for an IOVA that maps.  More than 4096 addresses,
+ * or a length that is not a whole number of them: EINVAL.  Results go
+ * only where there is room: with room for 2 of 3 the third slot is left
+ * alone; with no result attribute only the domain's kind comes back.
+ */
+TEST_F(iommu, translate_refusals)
+{
+	static __u64 many[4097], out[4097];
+	struct ovbtest_dma_translate t;
+	char *p = touched(1);
+	__u64 three[3], ph = phys(p);
+	pid_t pid;
+	int mr, st;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(0, ph);
+	mr = reg_mr_at(self->fd, self->pd, p, PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG, &self->m));
+	ASSERT_EQ(1, self->m.info.num_blocks);
+	three[0] = self->m.blocks[0];
+	three[1] = self->m.blocks[0] + 8;
+	three[2] = self->m.blocks[0] + 16;
+	ASSERT_EQ(ph, translate1(self->fd, three[0]));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		st = translate(self->fd, three, 1, out, &t);
+		_exit(st == -EPERM && out[0] == 0xa5a5a5a5a5a5a5a5ULL ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("unprivileged TRANSLATE: status %#x", st);
+
+	EXPECT_EQ(0, translate(self->fd, many, 4096, out, &t));
+	EXPECT_EQ(0, out[4095]);
+	EXPECT_EQ(-EINVAL, translate(self->fd, many, 4097, out, &t));
+	EXPECT_EQ(-EINVAL, translate_raw(self->fd, three, 12, out, 1, &t));
+
+	memset(out, 0xa5, sizeof(out));
+	EXPECT_EQ(0, translate_raw(self->fd, three, sizeof(three), out, 2, &t));
+	EXPECT_EQ(ph, out[0]);
+	EXPECT_EQ(ph + 8, out[1]);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, out[2]);
+	memset(out, 0xa5, sizeof(out));
+	EXPECT_EQ(0, translate_raw(self->fd, three, sizeof(three), out, 0, &t));
+	EXPECT_EQ(OVBTEST_DMA_DOMAIN_DMA, t.domain);
+	EXPECT_EQ(1, t.pci);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, out[0]);
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, PG);
+}
+
+/*
+ * A dma-buf of another exporter (udmabuf over a memfd; Debian builds it
+ * into 6.12, not 6.1) as an MR of the test HCA: the HCA's COPY reaches
+ * the exporter's pages through the DMA addresses of the attachment, which
+ * behind the IOMMU are IOVAs of the edu device's domain.  Bytes the CPU
+ * wrote into the memfd come out through the MR; bytes COPY writes into
+ * the MR show in the memfd; no WARN.
+ */
+TEST_F(iommu, foreign_dmabuf_copy)
+{
+	const size_t len = 4 * PG;
+	struct ovbtest_dmabuf_mr req = {
+		.pd = self->pd, .length = len, .iova = IOVA_BASE,
+		.access = IB_UVERBS_ACCESS_LOCAL_WRITE,
+	};
+	struct udmabuf_create uc = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = len };
+	unsigned char *mem, *buf;
+	int memfd, udev, dfd, h, mr, chan, k;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	if (access("/dev/udmabuf", R_OK | W_OK)) {
+		ASSERT_FALSE(ovbtest_k612()) TH_LOG("6.12 without /dev/udmabuf");
+		SKIP(return, "no /dev/udmabuf (Debian's 6.1 has no udmabuf)");
+	}
+	memfd = memfd_create("ovb-iommu", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+	ASSERT_LE(0, memfd);
+	ASSERT_EQ(0, ftruncate(memfd, len));
+	ASSERT_EQ(0, fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK));
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	ASSERT_NE(MAP_FAILED, mem);
+	pattern_fill(mem, len, 5);
+	udev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, udev);
+	uc.memfd = memfd;
+	dfd = ioctl(udev, UDMABUF_CREATE, &uc);
+	close(udev);
+	ASSERT_LE(0, dfd);
+	buf = (unsigned char *)touched(4);
+	ASSERT_NE(MAP_FAILED, buf);
+	mr = reg_mr_at(self->fd, self->pd, buf, len, (uintptr_t)buf);
+	ASSERT_LE(0, mr);
+	chan = ovbtest_chan_create(self->fd, self->pd, 8, NULL);
+	ASSERT_LE(0, chan);
+	k = ovbtest_kmsg_mark();
+	req.dmabuf_fd = dfd;
+	h = ovbtest_reg_dmabuf_mr(self->fd, &req, NULL, NULL);
+	ASSERT_LE(0, h);
+
+	/* memfd -> HCA, across the page boundaries */
+	memset(buf, 0, len);
+	EXPECT_EQ(0, ovbtest_copy(self->fd, chan, h, 100, mr, 0, len - 200,
+				  NULL));
+	EXPECT_EQ(-1, pattern_differs_at(buf, len - 200, 100, 5));
+	/* HCA -> memfd */
+	pattern_fill(buf, len, 9);
+	EXPECT_EQ(0, ovbtest_copy(self->fd, chan, mr, 0, h, 0, len, NULL));
+	EXPECT_EQ(-1, pattern_differs_at(mem, len, 0, 9));
+	EXPECT_FALSE(ovbtest_kmsg_warned(k));
+
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, h));
+	EXPECT_EQ(0, ovbtest_chan_destroy(self->fd, chan, NULL));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	close(dfd);
+	munmap(mem, len);
+	close(memfd);
+	munmap(buf, len);
+}
+
+/*
+ * Loaded with the module's generic async_probe=1 (or booted with
+ * driver_async_probe=), the driver core would probe the edu device after
+ * pci_register_driver() returned; the load still finds it (the driver
+ * probes synchronously), and the device translates as before.
+ */
+TEST_F(iommu, loads_with_async_probe)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	struct ovbtest_dma_translate t;
+	__u64 zero = 0, ph;
+	int pd;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, ovbtest_unload());
+	ASSERT_EQ(0, ovbtest_load_module_with(HCA_MODULE, "dma_pci=1 async_probe=1"));
+	HCA_SETUP_OPEN(self->fd, &uctx, pd);
+	ASSERT_EQ(0, translate(self->fd, &zero, 1, &ph, &t));
+	EXPECT_EQ(1, t.pci);
+	EXPECT_EQ(OVBTEST_DMA_DOMAIN_DMA, t.domain);
+	EXPECT_LE(0, pd);
+}
+
+/* "1" into the sysfs file @path; 0 or -errno. */
+static int sysfs_write1(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "1", 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The edu device removed under the registered IB device (sysfs "remove",
+ * as a hot-unplug of an HCA): the PCI driver's remove takes the IB device
+ * with it, as an HCA driver's does, so nothing maps through the removed
+ * (freed) device after: the IB device's sysfs entry goes, the open file is
+ * disassociated (REG_MR EIO) and its MR released without a WARN.  A rescan
+ * brings the edu device back and ovbtest's PCI driver binds it; rmmod and
+ * a reload with dma_pci=1 find it behind a translating domain again.
+ * The fixture's last case: rmmod and the reload are its own.
+ */
+TEST_F(iommu, pci_remove_takes_the_ib_device)
+{
+	struct ovbtest_alloc_ucontext_resp uctx;
+	char dev[300], path[400], link[400] = "";
+	struct ovbtest_dma_translate t;
+	__u64 zero = 0, ph;
+	int mr, k, pd;
+	char *p;
+
+	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
+		return;
+	p = touched(1);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(0, phys(p));
+	mr = reg_mr_at(self->fd, self->pd, p, PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_TRUE(edu_device(dev, sizeof(dev)));
+	k = ovbtest_kmsg_mark();
+	snprintf(path, sizeof(path), "%s/remove", dev);
+	ASSERT_EQ(0, sysfs_write1(path));
+	EXPECT_FALSE(edu_device(dev, sizeof(dev)));
+	/* before any REG_MR: on a driver that keeps it, that maps through freed memory */
+	ASSERT_NE(0, access("/sys/class/infiniband/" HCA_IBDEV, F_OK))
+		TH_LOG("the IB device outlived its DMA device (PCI remove)");
+	EXPECT_EQ(-EIO, reg_mr_at(self->fd, self->pd, p, PG, (uintptr_t)p));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_FALSE(ovbtest_kmsg_warned(k));
+
+	ASSERT_EQ(0, sysfs_write1("/sys/bus/pci/rescan"));
+	ASSERT_TRUE(edu_device(dev, sizeof(dev))) TH_LOG("no edu device after rescan");
+	snprintf(path, sizeof(path), "%s/driver", dev);
+	ASSERT_LT(0, readlink(path, link, sizeof(link) - 1));
+	EXPECT_STREQ("ovbtest_dma", strrchr(link, '/') + 1);
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_kmsg_warned(k));
+
+	ASSERT_EQ(0, ovbtest_load_module_with(HCA_MODULE, "dma_pci=1"));
+	HCA_SETUP_OPEN(self->fd, &uctx, pd);
+	ASSERT_EQ(0, translate(self->fd, &zero, 1, &ph, &t));
+	EXPECT_EQ(1, t.pci);
+	EXPECT_EQ(OVBTEST_DMA_DOMAIN_DMA, t.domain);
+	mr = reg_mr_at(self->fd, pd, p, PG, (uintptr_t)p);
+	ASSERT_LE(0, mr);
+	ASSERT_EQ(0, dma_map(self->fd, mr, PG, &self->m));
+	ASSERT_EQ(1, self->m.info.num_blocks);
+	EXPECT_EQ(phys(p), translate1(self->fd, self->m.blocks[0]));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr));
+	munmap(p, PG);
 }
 
 OVBTEST_UNLOAD_FIXTURE()

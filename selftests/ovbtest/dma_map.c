@@ -140,28 +140,47 @@ module_param(dma_pci, bool, 0444);
 MODULE_PARM_DESC(dma_pci,
 		 "DMA device: QEMU's edu PCI device (1234:11e8) instead of a platform device");
 
+/*
+ * The edu device while ovbtest's PCI driver is bound to it, and the test
+ * HCA registered on it (NULL when none, or once the device went); both
+ * under ovbtest_pci_lock.  An HCA's IB device lives no longer than its
+ * PCI function: the function's remove (rmmod, or the device's removal:
+ * sysfs "remove", hot-unplug) unregisters it, so nothing maps through a
+ * device that is gone.
+ */
+static DEFINE_MUTEX(ovbtest_pci_lock);
 static struct pci_dev *ovbtest_pci_dev;
+static struct ovbtest_dev *ovbtest_pci_user;
 
 static int ovbtest_pci_probe(struct pci_dev *pdev,
 			     const struct pci_device_id *id)
 {
 	int ret;
 
-	if (ovbtest_pci_dev)
-		return -EBUSY;
 	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (!ret)	/* as the platform device: one segment can be any size */
 		ret = ovbtest_dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 	if (ret)
 		return ret;
-	ovbtest_pci_dev = pdev;
-	return 0;
+	mutex_lock(&ovbtest_pci_lock);
+	if (ovbtest_pci_dev)	/* one is enough: not a failure to report */
+		ret = -ENODEV;
+	else
+		ovbtest_pci_dev = pdev;
+	mutex_unlock(&ovbtest_pci_lock);
+	return ret;
 }
 
 static void ovbtest_pci_remove(struct pci_dev *pdev)
 {
-	if (pdev == ovbtest_pci_dev)
+	mutex_lock(&ovbtest_pci_lock);
+	if (pdev == ovbtest_pci_dev) {
+		if (ovbtest_pci_user)
+			ovbtest_unplug(ovbtest_pci_user);
+		ovbtest_pci_user = NULL;
 		ovbtest_pci_dev = NULL;
+	}
+	mutex_unlock(&ovbtest_pci_lock);
 }
 
 static const struct pci_device_id ovbtest_pci_ids[] = {
@@ -170,9 +189,9 @@ static const struct pci_device_id ovbtest_pci_ids[] = {
 };
 
 /*
- * Only the module unbinds it (after the IB device is gone): no unbind
- * through sysfs under a registered device.  Nothing on the device is
- * touched: it is only the subject of DMA mappings.
+ * No bind/unbind through sysfs; the device's own removal is handled
+ * (ovbtest_pci_remove()).  Nothing on the device is touched: it is only
+ * the subject of DMA mappings.
  */
 static struct pci_driver ovbtest_pci_driver = {
 	.name = "ovbtest_dma",
@@ -180,13 +199,12 @@ static struct pci_driver ovbtest_pci_driver = {
 	.probe = ovbtest_pci_probe,
 	.remove = ovbtest_pci_remove,
 	.driver.suppress_bind_attrs = true,
+	/* bound before pci_register_driver() returns, whatever async_probe says */
+	.driver.probe_type = PROBE_FORCE_SYNCHRONOUS,
 };
 
-/*
- * The DMA device dma_pci asks for into *@dma (left alone without
- * dma_pci); -ENODEV when there is no edu device to bind.
- */
-int ovbtest_dma_pci_init(struct device **dma)
+/* With dma_pci, binds the edu device: 0, or -ENODEV when there is none. */
+int ovbtest_dma_pci_init(void)
 {
 	int ret;
 
@@ -195,14 +213,36 @@ int ovbtest_dma_pci_init(struct device **dma)
 	ret = pci_register_driver(&ovbtest_pci_driver);
 	if (ret)
 		return ret;
-	if (!ovbtest_pci_dev) {	/* probing is synchronous */
+	if (!READ_ONCE(ovbtest_pci_dev)) {	/* probing is synchronous (forced) */
 		pci_unregister_driver(&ovbtest_pci_driver);
 		return -ENODEV;
 	}
-	*dma = &ovbtest_pci_dev->dev;
 	return 0;
 }
 
+/*
+ * ib_register_device() of @dev with its DMA device: @dflt, or with dma_pci
+ * the edu device, unless that went since ovbtest_dma_pci_init() (-ENODEV).
+ */
+int ovbtest_dma_register(struct ovbtest_dev *dev, const char *name,
+			 struct device *dflt)
+{
+	int ret = -ENODEV;
+
+	if (!dma_pci)
+		return ib_register_device(&dev->ibdev, name, dflt);
+	mutex_lock(&ovbtest_pci_lock);
+	if (ovbtest_pci_dev) {
+		ret = ib_register_device(&dev->ibdev, name,
+					 &ovbtest_pci_dev->dev);
+		if (!ret)
+			ovbtest_pci_user = dev;
+	}
+	mutex_unlock(&ovbtest_pci_lock);
+	return ret;
+}
+
+/* Unbinds the edu device, which unregisters the IB device on it. */
 void ovbtest_dma_pci_exit(void)
 {
 	if (dma_pci)
@@ -242,7 +282,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_MR_DMA_TRANSLATE)(struct uverbs_attr_bu
 	dma = ucontext->device->dma_device;
 	domain = iommu_get_domain_for_dev(dma);
 	out.domain = ovbtest_dma_domain(domain);
-	out.pci = ovbtest_pci_dev && dma == &ovbtest_pci_dev->dev;
+	out.pci = dev_is_pci(dma);
 	if (out.domain != OVBTEST_DMA_DOMAIN_DMA &&
 	    out.domain != OVBTEST_DMA_DOMAIN_DMA_FQ)
 		domain = NULL;
@@ -283,6 +323,8 @@ DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_MR_DMA_TRANSLATE,
 						UVERBS_ATTR_MIN_SIZE(sizeof(u64)),
 						UA_OPTIONAL));
 
+#define DMA_SEG_SIZE	sizeof(struct ovbtest_dma_seg)
+
 DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_MR_DMA_MAP,
 			    /* exclusive: ib_umem_find_best_pgsz() sets the iova */
 			    UVERBS_ATTR_IDR(OVBTEST_ATTR_MR_DMA_MAP_HANDLE,
@@ -297,7 +339,7 @@ DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_MR_DMA_MAP,
 								   num_segs),
 						UA_MANDATORY),
 			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_MR_DMA_MAP_SEGS,
-						UVERBS_ATTR_MIN_SIZE(sizeof(struct ovbtest_dma_seg)),
+						UVERBS_ATTR_MIN_SIZE(DMA_SEG_SIZE),
 						UA_OPTIONAL),
 			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_MR_DMA_MAP_BLOCKS,
 						UVERBS_ATTR_MIN_SIZE(sizeof(u64)),

@@ -219,20 +219,28 @@ void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr)
 
 /*
  * A dma-buf of another exporter (udmabuf on 6.12): the page the device's
- * DMA reaches at @addr.  The device is a platform device with a 64-bit mask
- * and no IOMMU in front (the guest has none), so its DMA is direct: a DMA
- * address is the physical one.  NULL when that does not hold or @addr is no
- * RAM.
+ * DMA reaches at @addr.  Without an IOMMU in front of the DMA device (the
+ * platform device; or an identity domain) its DMA is direct: a DMA
+ * address is the physical one.  Behind a translating IOMMU domain (the
+ * edu device of dma_pci=1 under qemu/run --iommu) it is an IOVA of that
+ * domain, which the IOMMU translates.  NULL when neither holds or @addr
+ * reaches no RAM.
  */
 static struct page *ovbtest_dma_page(struct device *dev, dma_addr_t addr,
 				     unsigned int *offset)
 {
+	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
 	phys_addr_t phys;
 
-	if (device_iommu_mapped(dev))
+	if (!device_iommu_mapped(dev) ||
+	    (domain && domain->type == IOMMU_DOMAIN_IDENTITY))
+		phys = dma_to_phys(dev, addr);
+	else if (domain && (domain->type == IOMMU_DOMAIN_DMA ||
+			    domain->type == IOMMU_DOMAIN_DMA_FQ))
+		phys = iommu_iova_to_phys(domain, addr);	/* 0: unmapped */
+	else
 		return NULL;
-	phys = dma_to_phys(dev, addr);
-	if (!pfn_valid(PHYS_PFN(phys)))
+	if ((domain && !phys) || !pfn_valid(PHYS_PFN(phys)))
 		return NULL;
 	*offset = offset_in_page(phys);
 	return pfn_to_page(PHYS_PFN(phys));

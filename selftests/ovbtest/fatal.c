@@ -52,7 +52,7 @@ void ovbtest_fatal_cq_del(struct ovbtest_cq *cq)
 	spin_unlock_irqrestore(&dev->cq_lock, flags);
 }
 
-/* Hard-irq context; the device lives until ovbtest_fatal_stop(). */
+/* Hard-irq context; the device lives until ovbtest_fatal_shutdown(). */
 static enum hrtimer_restart ovbtest_fatal_fire(struct hrtimer *timer)
 {
 	struct ovbtest_dev *dev =
@@ -86,12 +86,26 @@ void ovbtest_fatal_init(struct ovbtest_dev *dev)
 	dev->fatal_timer.function = ovbtest_fatal_fire;
 	atomic_set(&dev->failed, 0);
 	dev->fatal_raised = 0;
+	dev->fatal_shut = false;
 }
 
-/* Waits for a running expiry; none follows.  Before unregistering. */
-void ovbtest_fatal_stop(struct ovbtest_dev *dev)
+/* Waits for a running expiry; the caller holds fatal_lock. */
+static void ovbtest_fatal_stop(struct ovbtest_dev *dev)
 {
 	hrtimer_cancel(&dev->fatal_timer);
+}
+
+/*
+ * Before unregistering: the timer stopped for good.  A PORT_FATAL still
+ * running (unregistration waits for it) cannot arm it again, or it could
+ * fire, and queue an event, after the device went.
+ */
+void ovbtest_fatal_shutdown(struct ovbtest_dev *dev)
+{
+	mutex_lock(&dev->fatal_lock);
+	dev->fatal_shut = true;
+	ovbtest_fatal_stop(dev);
+	mutex_unlock(&dev->fatal_lock);
 }
 
 static int UVERBS_HANDLER(OVBTEST_METHOD_PORT_FATAL)(struct uverbs_attr_bundle *attrs)
@@ -117,6 +131,10 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_PORT_FATAL)(struct uverbs_attr_bundle *
 		return -EINVAL;
 
 	mutex_lock(&dev->fatal_lock);
+	if (dev->fatal_shut) {
+		mutex_unlock(&dev->fatal_lock);
+		return -EIO;
+	}
 	ovbtest_fatal_stop(dev);
 	raised = dev->fatal_raised;
 	failed = atomic_read(&dev->failed);

@@ -20,7 +20,6 @@
 #define OVBTEST_NODE_GUID	0x02000000000fe571ULL
 
 static struct ovbtest_dev *ovbtest_device;
-static struct device *ovbtest_dma_dev;
 /*
  * The device's DMA device: dma-buf attachments need one (ib_core's virtual
  * DMA, as rxe has, leaves ib_device::dma_device NULL and
@@ -147,6 +146,30 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ovbtest_fatal_init(dev);
 }
 
+/*
+ * The IB device goes, with whoever still uses it (disassociated before
+ * this returns): at rmmod, or with dma_pci when the edu PCI device it
+ * maps through goes (dma_map.c).  Once; later calls return at once.  The
+ * port "interrupt" and the fatal-error timer (fatal.c) first:
+ * ib_dispatch_event() queues work that
+ * unregistration flushes, none may be queued after (a driver quiesces its
+ * event queue before it unregisters).
+ */
+void ovbtest_unplug(struct ovbtest_dev *dev)
+{
+	static DEFINE_MUTEX(lock);
+	static bool gone;
+
+	mutex_lock(&lock);
+	if (!gone) {
+		ovbtest_irq_src_stop(&dev->irq);
+		ovbtest_fatal_shutdown(dev);
+		ib_unregister_device(&dev->ibdev);
+		gone = true;
+	}
+	mutex_unlock(&lock);
+}
+
 static int __init ovbtest_init(void)
 {
 	struct ovbtest_dev *dev;
@@ -182,8 +205,7 @@ static int __init ovbtest_init(void)
 						   UINT_MAX);
 	if (ret)
 		goto err_pdev;
-	ovbtest_dma_dev = &ovbtest_dma_pdev->dev;
-	ret = ovbtest_dma_pci_init(&ovbtest_dma_dev);
+	ret = ovbtest_dma_pci_init();
 	if (ret)
 		goto err_pdev;
 	/* the RoCE port's netdev (netdev.c), bound before registration */
@@ -192,9 +214,8 @@ static int __init ovbtest_init(void)
 		goto err_pci;
 	ret = ib_device_set_netdev(&dev->ibdev, dev->ndev, OVBTEST_PORT_ROCE);
 	if (!ret)
-		ret = ib_register_device(&dev->ibdev,
-					 OVBTEST_DEVICE_PREFIX "%d",
-					 ovbtest_dma_dev);
+		ret = ovbtest_dma_register(dev, OVBTEST_DEVICE_PREFIX "%d",
+					   &ovbtest_dma_pdev->dev);
 	if (ret)
 		goto err_netdev;
 	ovbtest_device = dev;
@@ -219,15 +240,9 @@ static void __exit ovbtest_exit(void)
 {
 	struct ovbtest_dev *dev = ovbtest_device;
 
-	/*
-	 * The port "interrupt" first: ib_dispatch_event() queues work that
-	 * unregistration flushes, none may be queued after (a driver quiesces
-	 * its event queue before it unregisters).
-	 */
-	ovbtest_irq_src_stop(&dev->irq);
-	ovbtest_fatal_stop(dev);
-	/* Users still attached are disassociated before this returns. */
-	ib_unregister_device(&dev->ibdev);
+	/* with dma_pci, the edu device's remove unplugs it (dma_map.c) */
+	ovbtest_dma_pci_exit();
+	ovbtest_unplug(dev);
 	WARN_ON(atomic_read(&dev->live.contexts) ||
 		atomic_read(&dev->live.pds) || atomic_read(&dev->live.cqs) ||
 		atomic_read(&dev->live.mrs) || atomic_read(&dev->live.chans) ||
@@ -246,7 +261,6 @@ static void __exit ovbtest_exit(void)
 	ida_destroy(&dev->qpn_ida);
 	ovbtest_netdev_remove(dev);
 	ib_dealloc_device(&dev->ibdev);
-	ovbtest_dma_pci_exit();
 	platform_device_unregister(ovbtest_dma_pdev);
 	ovbtest_irq_events_exit();
 }

@@ -116,6 +116,7 @@ struct ovbtest_dev {
 	struct mutex fatal_lock;	/* re-arming of fatal_timer */
 	struct hrtimer fatal_timer;
 	u32 fatal_port;
+	bool fatal_shut;		/* unplugging: no re-arming */
 	atomic_t failed;		/* the device has failed for good */
 	u64 fatal_raised;		/* read with the timer stopped */
 };
@@ -351,7 +352,7 @@ void ovbtest_irq_cq_stop(struct ovbtest_cq *cq);
 /* fatal.c: a fatal device error from hard-interrupt context */
 extern const struct uapi_definition ovbtest_fatal_uapi_defs[];
 void ovbtest_fatal_init(struct ovbtest_dev *dev);
-void ovbtest_fatal_stop(struct ovbtest_dev *dev);
+void ovbtest_fatal_shutdown(struct ovbtest_dev *dev);
 void ovbtest_fatal_cq_add(struct ovbtest_cq *cq);
 void ovbtest_fatal_cq_del(struct ovbtest_cq *cq);
 
@@ -475,7 +476,11 @@ extern const struct uapi_definition ovbtest_attrs_uapi_defs[];
 extern const struct uapi_definition ovbtest_hidden_uapi_defs[];
 /* dma_map.c */
 extern const struct uapi_definition ovbtest_dma_map_uapi_defs[];
-int ovbtest_dma_pci_init(struct device **dma);
+int ovbtest_dma_pci_init(void);
+int ovbtest_dma_register(struct ovbtest_dev *dev, const char *name,
+			 struct device *dflt);
 void ovbtest_dma_pci_exit(void);
+/* main.c */
+void ovbtest_unplug(struct ovbtest_dev *dev);
 
 #endif /* OVBTEST_H */
