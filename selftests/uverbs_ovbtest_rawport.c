@@ -22,7 +22,12 @@
  * Fixture many: raw_ports=300, a device of 302 ports as an mlx5 eswitch
  * with many vports has: the u8 port numbers of the ABI reach port 255 and
  * no further (QUERY_DEVICE says 255 ports, ioctl QUERY_PORT's port is
- * bounded to u8: EINVAL beyond), QUERY_GID_TABLE walks all ports.
+ * bounded to u8: EINVAL beyond, 257 is not port 1), QUERY_GID_ENTRY's u32
+ * port does not wrap either (257 EINVAL), QUERY_GID_TABLE answers.  No
+ * port past 255 has a GID (mlx5's representors have none), so whether
+ * QUERY_GID_TABLE looks at them is not seen here.
+ * raw_ports_bound: OVBTEST_MAX_RAW_PORTS + 1 is refused at load, the most
+ * (1002 ports) loads and unloads without a kernel warning.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -276,8 +281,13 @@ TEST_F(rawport, create_ah)
 		a.port_num = P_RAW + 1;
 		EXPECT_EQ(-EINVAL, create_ah(self->fd, self->pd, a, i, &av));
 	}
+	/*
+	 * Nothing recorded: with a GRH ib_core refuses before the driver;
+	 * without one the driver's own check of the untyped AV (no DLID)
+	 * refuses before it records, so this does not tell the two apart.
+	 */
 	ASSERT_EQ(0, last_av(self->fd, &av));
-	EXPECT_EQ(last.seq, av.seq);	/* the driver was never asked */
+	EXPECT_EQ(last.seq, av.seq);
 }
 
 TEST_F(rawport, modify_qp_av)
@@ -360,7 +370,11 @@ TEST_F(rawport, raw_qp_on_the_port)
 	ASSERT_EQ(0, ioc_create_qp(self->fd, self->pd, self->cq,
 				   IB_UVERBS_QPT_RAW_PACKET, &ioc_qp));
 	EXPECT_EQ(2, ovbtest_info(self->fd).qps);
-	/* RESET to INIT needs a port; one past the last is EINVAL */
+	/*
+	 * RESET to INIT needs a port (the driver's ib_modify_qp_is_ok(), as
+	 * mlx5's; ib_uverbs passes it on); one past the last is EINVAL
+	 * (ib_uverbs' check of IB_QP_PORT)
+	 */
 	EXPECT_EQ(-EINVAL, raw_modify_qp(self->fd, &(struct ib_uverbs_modify_qp) {
 		.qp_handle = qp, .attr_mask = QP_STATE, .qp_state = QPS_INIT,
 	}));
@@ -454,6 +468,58 @@ TEST_F(rawport, create_flow)
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, ud));
 }
 
+/*
+ * The bound of raw_ports: one more than OVBTEST_MAX_RAW_PORTS is refused,
+ * the most loads, every port in sysfs, the kernel log without a warning
+ * (ib_core's per-port arrays for 1002 ports, ib_umad's if loaded), and
+ * unloads the same way.  Registering 1002 ports takes about 30 s on a
+ * KASAN/lockdep kernel under TCG: a longer timeout than the default.
+ */
+FIXTURE(bound) {
+};
+
+FIXTURE_SETUP(bound)
+{
+}
+
+FIXTURE_TEARDOWN(bound)
+{
+}
+
+TEST_F_TIMEOUT(bound, raw_ports_bound, 300)
+{
+	char param[32], path[128];
+	const unsigned int last = OVBTEST_NUM_PORTS + OVBTEST_MAX_RAW_PORTS;
+	int k, ret;
+
+	/* from here: the last fixture's module unloads, these load and go */
+	k = ovbtest_kmsg_mark();
+	snprintf(param, sizeof(param), "raw_ports=%u",
+		 OVBTEST_MAX_RAW_PORTS + 1);
+	ret = load_with(param);
+	if (ret == -ENOENT)
+		SKIP(return, "ovbtest.ko not built");
+	if (ret == -ENOEXEC)
+		SKIP(return, "ovbtest.ko was built for another kernel");
+	EXPECT_EQ(-EINVAL, ret);
+	if (!ret)
+		ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_EQ(-EINVAL, load_with("raw_ports=-1"));
+	EXPECT_FALSE(ovbtest_loaded());
+
+	snprintf(param, sizeof(param), "raw_ports=%u", OVBTEST_MAX_RAW_PORTS);
+	ASSERT_EQ(0, load_with(param));
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/%u/link_layer", HCA_IBDEV,
+		 last);
+	EXPECT_EQ(0, access(path, R_OK));
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u",
+		 HCA_IBDEV, last + 1);
+	EXPECT_NE(0, access(path, F_OK));
+	ASSERT_EQ(0, ovbtest_unload());
+	EXPECT_FALSE(ovbtest_kmsg_warned(k));
+}
+
 /* ------------------------------------------- more than 255 raw ports */
 
 FIXTURE(many) {
@@ -516,11 +582,15 @@ TEST_F(many, gids_of_all_ports)
 	struct ib_uverbs_gid_entry e[32], one;
 	int n, i;
 
+	/* answers with 302 ports; none past the RoCE port has a GID */
 	n = gid_table(self->fd, e, 32);
 	ASSERT_LE(1, n);
 	for (i = 0; i < n; i++)
 		EXPECT_GT(P_RAW, e[i].port_num);
-	/* QUERY_GID_ENTRY's port is a u32: past 255 a raw port, no table */
+	/*
+	 * QUERY_GID_ENTRY's port is a u32: past 255 a raw port, no table
+	 * (300 & 0xff is one too); 257 tells a port cut to u8 (port 1's GID)
+	 */
 	EXPECT_EQ(-EINVAL, gid_entry(self->fd, 300, 0, &one));
 	EXPECT_EQ(-EINVAL, gid_entry(self->fd, OVBTEST_NUM_PORTS + MANY + 1,
 				     0, &one));

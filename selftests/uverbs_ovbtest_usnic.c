@@ -288,6 +288,40 @@ TEST_F(usnic, mcast_and_flow)
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 }
 
+/*
+ * opa=1 and bare=1 change the InfiniBand port, which usnic=1 replaces: the
+ * module refuses them together rather than load a USNIC port that a run
+ * asking for an OPA or capability-less one would then test.
+ */
+TEST(usnic_excludes_opa_and_bare)
+{
+	static const char *const refused[] = {
+		"usnic=1 opa=1", "usnic=1 bare=1", "opa=1 usnic=1",
+	};
+	size_t i;
+	int ret;
+
+	if (ovbtest_loaded())
+		ASSERT_EQ(0, ovbtest_unload());
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		ret = ovbtest_load_module_with(HCA_MODULE, refused[i]);
+		if (ret == -ENOENT)
+			SKIP(return, "ovbtest.ko not built");
+		if (ret == -ENOEXEC)
+			SKIP(return, "ovbtest.ko was built for another kernel");
+		EXPECT_EQ(-EINVAL, ret) {
+			TH_LOG("loaded with %s", refused[i]);
+		}
+		if (!ret)
+			ASSERT_EQ(0, ovbtest_unload());
+		EXPECT_FALSE(ovbtest_loaded());
+	}
+	/* each alone, and usnic=0 with either, still load */
+	ASSERT_EQ(0, ovbtest_load_module_with(HCA_MODULE, "usnic=0 opa=1"));
+	ASSERT_EQ(0, ovbtest_unload());
+	ASSERT_EQ(0, ovbtest_load_module_with(HCA_MODULE, "usnic=1"));
+}
+
 OVBTEST_UNLOAD_FIXTURE()
 
 TEST_HARNESS_MAIN

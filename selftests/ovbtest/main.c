@@ -176,7 +176,9 @@ static int __init ovbtest_init(void)
 	u32 ports;
 	int ret;
 
-	ret = ovbtest_port_count(&ports);
+	ret = ovbtest_port_params_check();
+	if (!ret)
+		ret = ovbtest_port_count(&ports);
 	if (ret)
 		return ret;
 	ret = ovbtest_irq_events_init();

@@ -281,6 +281,7 @@ extern const struct ib_device_ops ovbtest_subdev_ops;
 
 /* port.c: the IB port and the RoCE port; netdev.c: the RoCE port's netdev */
 extern const struct ib_device_ops ovbtest_port_ops;
+int ovbtest_port_params_check(void);
 /* rawport.c: raw-Ethernet-only ports (raw_ports=N) */
 int ovbtest_port_count(u32 *count);
 bool ovbtest_is_raw_port(u32 port);

@@ -203,6 +203,18 @@ static int ovbtest_query_gid(struct ib_device *ibdev, u32 port, int index,
 	return 0;
 }
 
+/*
+ * The parameters that change port 1 exclude each other where one would
+ * be ignored: opa=1 and bare=1 apply to the InfiniBand port, which
+ * usnic=1 replaces.  Refused at load (EINVAL), as an unknown value is.
+ */
+int ovbtest_port_params_check(void)
+{
+	if (ovbtest_is_usnic_port(OVBTEST_PORT_IB) && (opa || bare))
+		return -EINVAL;
+	return 0;
+}
+
 const struct ib_device_ops ovbtest_port_ops = {
 	.query_port = ovbtest_query_port,
 	.get_port_immutable = ovbtest_get_port_immutable,

@@ -11,7 +11,8 @@
  * (user space reads it from sysfs).  usnic_verbs itself creates UD QPs
  * only (EOPNOTSUPP for other types) and has no AH verbs; the test HCA
  * keeps its own QPs and AHs, so that ib_uverbs' handling of the port by
- * every command can be seen.
+ * every command can be seen.  opa=1 and bare=1 change the InfiniBand
+ * port this one replaces: the module refuses them with usnic=1 (port.c).
  */
 #include <linux/moduleparam.h>
 
