@@ -5,7 +5,8 @@
  * uverbs_ovbtest_bare.c, uverbs_ovbtest_usnic.c, uverbs_ovbtest_rawport.c):
  * QUERY_PORT by write() and ioctl, address vectors through CREATE_AH and
  * MODIFY_QP, and what the driver and QUERY_QP give back of them, the GID
- * table and entries, multicast attach and detach.
+ * table and entries, multicast attach and detach, an Ethernet flow rule,
+ * and their fixtures' start.
  */
 #ifndef OVBTEST_IB_PORT_H
 #define OVBTEST_IB_PORT_H
@@ -210,6 +211,76 @@ static inline int mcast(int fd, __u32 cmd, __u32 qp, __u16 lid)
 	req.gid[15] = 0x01;
 	ret = raw_cmd(fd, cmd, &req, sizeof(req), 0);
 	return ret < 0 ? (int)ret : 0;
+}
+
+/* ------------------------------------------------------------- fixtures */
+
+/*
+ * ovbtest.ko loaded afresh with @param, a context on it into *@fd and
+ * *@uctx, a PD into *@pd and a CQ into *@cq; @gid0 (when not NULL) the
+ * first port's GID, fe80::node GUID.  False when the module cannot be
+ * loaded here (the fixture is skipped); everything else asserts (the
+ * harness jumps out of the setup).
+ */
+static inline bool port_fixture_setup(struct __test_metadata *_metadata,
+				      const char *param, int *fd,
+				      struct ovbtest_alloc_ucontext_resp *uctx,
+				      int *pd, int *cq, __u8 *gid0)
+{
+	struct ib_uverbs_query_device_resp dev;
+	int ret;
+
+	*fd = -1;
+	if (ovbtest_loaded())
+		ASSERT_EQ(0, ovbtest_unload());
+	ret = ovbtest_load_module_with(HCA_MODULE, param);
+	if (ret == -ENOENT)
+		SKIP(return false, "ovbtest.ko not built");
+	if (ret == -ENOEXEC)
+		SKIP(return false, "ovbtest.ko was built for another kernel");
+	ASSERT_EQ(0, ret);
+	HCA_SETUP_OPEN(*fd, uctx, *pd);
+	HCA_SETUP_CQ(*fd, *cq);
+	if (!gid0)
+		return true;
+	ASSERT_EQ(0, raw_query_device(*fd, &dev));
+	memset(gid0, 0, 16);
+	gid0[0] = 0xfe;
+	gid0[1] = 0x80;
+	memcpy(gid0 + 8, &dev.node_guid, 8);
+	return true;
+}
+
+/* ---------------------------------------------------------------- flows */
+
+/* EX_CREATE_FLOW of one Ethernet spec on @port; the handle or -errno. */
+static inline int create_flow(int fd, __u32 qp, __u8 port)
+{
+	struct {
+		struct ib_uverbs_create_flow cmd;
+		struct ib_uverbs_flow_spec_eth eth;
+	} req = {
+		.cmd.qp_handle = qp,
+		.cmd.flow_attr = {
+			.type = 0,	/* IB_FLOW_ATTR_NORMAL */
+			.size = sizeof(req.eth),
+			.priority = 1,
+			.num_of_specs = 1,
+			.port = port,
+		},
+		.eth = {
+			.type = 0x20,	/* IB_FLOW_SPEC_ETH */
+			.size = sizeof(req.eth),
+			.val.dst_mac = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
+			.mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+		},
+	};
+	struct ib_uverbs_create_flow_resp out = {};
+	ssize_t ret;
+
+	ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_CREATE_FLOW, &req,
+			 sizeof(req), 0, &out, sizeof(out), 0);
+	return ret < 0 ? (int)ret : (int)out.flow_handle;
 }
 
 #endif /* OVBTEST_IB_PORT_H */

@@ -440,4 +440,26 @@ static inline int ovbtest_copy(int fd, __u32 chan, __u32 src, __u64 src_off,
 	return ioc_call(fd, &c);
 }
 
+/* EX_DESTROY_FLOW; 0 or -errno. */
+static inline int destroy_flow(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_flow req = { .flow_handle = handle };
+	ssize_t ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_DESTROY_FLOW, &req,
+				 sizeof(req), 0, NULL, 0, 0);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* The rule of the device's last CREATE_FLOW as its driver got it. */
+static inline int last_flow(int fd, struct ovbtest_flow_info *info)
+{
+	struct ioc c;
+
+	memset(info, 0xff, sizeof(*info));
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
+			 OVBTEST_METHOD_DEVICE_LAST_FLOW);
+	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_FLOW_INFO, info, sizeof(*info));
+	return ioc_call(fd, &c);
+}
+
 #endif /* OVBTEST_LIB_H */

@@ -62,26 +62,9 @@ FIXTURE_VARIANT_ADD(bare, ib_port) {
 
 FIXTURE_SETUP(bare)
 {
-	struct ib_uverbs_query_device_resp dev;
-	int ret;
-
-	self->fd = -1;
-	if (ovbtest_loaded())
-		ASSERT_EQ(0, ovbtest_unload());
-	ret = ovbtest_load_module_with(HCA_MODULE,
-				       variant->bare ? "bare=1" : "bare=0");
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	HCA_SETUP_OPEN(self->fd, &self->uctx, self->pd);
-	HCA_SETUP_CQ(self->fd, self->cq);
-	ASSERT_EQ(0, raw_query_device(self->fd, &dev));
-	memset(self->gid0, 0, sizeof(self->gid0));
-	self->gid0[0] = 0xfe;
-	self->gid0[1] = 0x80;
-	memcpy(self->gid0 + 8, &dev.node_guid, 8);
+	port_fixture_setup(_metadata, variant->bare ? "bare=1" : "bare=0",
+			   &self->fd, &self->uctx, &self->pd, &self->cq,
+			   self->gid0);
 }
 
 FIXTURE_TEARDOWN(bare)

@@ -139,20 +139,10 @@ FIXTURE_VARIANT_ADD(opa, ib_port) {
 
 FIXTURE_SETUP(opa)
 {
-	int ret;
-
-	self->fd = -1;
-	if (ovbtest_loaded())
-		ASSERT_EQ(0, ovbtest_unload());
-	ret = ovbtest_load_module_with(HCA_MODULE,
-				       variant->opa ? "opa=1" : "opa=0");
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	HCA_SETUP_OPEN(self->fd, &self->uctx, self->pd);
-	HCA_SETUP_CQ(self->fd, self->cq);
+	if (!port_fixture_setup(_metadata, variant->opa ? "opa=1" : "opa=0",
+				&self->fd, &self->uctx, &self->pd, &self->cq,
+				NULL))
+		return;
 	HCA_SETUP_CQ(self->fd, self->cq2);
 }
 

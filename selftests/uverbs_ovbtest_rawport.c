@@ -134,56 +134,6 @@ static int qp_state_port(int fd, __u32 qp, __u8 *state, __u8 *port)
 	return ret < 0 ? (int)ret : 0;
 }
 
-/* EX_CREATE_FLOW of one Ethernet spec on @port; the handle or -errno. */
-static int create_flow(int fd, __u32 qp, __u8 port)
-{
-	struct {
-		struct ib_uverbs_create_flow cmd;
-		struct ib_uverbs_flow_spec_eth eth;
-	} req = {
-		.cmd.qp_handle = qp,
-		.cmd.flow_attr = {
-			.type = 0,	/* IB_FLOW_ATTR_NORMAL */
-			.size = sizeof(req.eth),
-			.priority = 1,
-			.num_of_specs = 1,
-			.port = port,
-		},
-		.eth = {
-			.type = 0x20,	/* IB_FLOW_SPEC_ETH */
-			.size = sizeof(req.eth),
-			.val.dst_mac = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
-			.mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
-		},
-	};
-	struct ib_uverbs_create_flow_resp out = {};
-	ssize_t ret;
-
-	ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_CREATE_FLOW, &req,
-			 sizeof(req), 0, &out, sizeof(out), 0);
-	return ret < 0 ? (int)ret : (int)out.flow_handle;
-}
-
-static int destroy_flow(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_flow req = { .flow_handle = handle };
-	ssize_t ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_DESTROY_FLOW, &req,
-				 sizeof(req), 0, NULL, 0, 0);
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int last_flow(int fd, struct ovbtest_flow_info *info)
-{
-	struct ioc c;
-
-	memset(info, 0xff, sizeof(*info));
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
-			 OVBTEST_METHOD_DEVICE_LAST_FLOW);
-	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_FLOW_INFO, info, sizeof(*info));
-	return ioc_call(fd, &c);
-}
-
 /* ovbtest.ko loaded with @param; SKIPs (via the caller) when not built. */
 static int load_with(const char *param)
 {
@@ -202,17 +152,8 @@ FIXTURE(rawport) {
 
 FIXTURE_SETUP(rawport)
 {
-	int ret;
-
-	self->fd = -1;
-	ret = load_with("raw_ports=1");
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	HCA_SETUP_OPEN(self->fd, &self->uctx, self->pd);
-	HCA_SETUP_CQ(self->fd, self->cq);
+	port_fixture_setup(_metadata, "raw_ports=1", &self->fd, &self->uctx,
+			   &self->pd, &self->cq, NULL);
 }
 
 FIXTURE_TEARDOWN(rawport)
@@ -530,17 +471,8 @@ FIXTURE(many) {
 
 FIXTURE_SETUP(many)
 {
-	int ret;
-
-	self->fd = -1;
-	ret = load_with("raw_ports=300");
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	HCA_SETUP_OPEN(self->fd, &self->uctx, self->pd);
-	HCA_SETUP_CQ(self->fd, self->cq);
+	port_fixture_setup(_metadata, "raw_ports=300", &self->fd, &self->uctx,
+			   &self->pd, &self->cq, NULL);
 }
 
 FIXTURE_TEARDOWN(many)

@@ -38,44 +38,6 @@
 #define LL_ETH		2
 #define GRH_REQUIRED	IB_UVERBS_QPF_GRH_REQUIRED
 
-/* EX_CREATE_FLOW of one Ethernet spec on @port; the handle or -errno. */
-static int create_flow(int fd, __u32 qp, __u8 port)
-{
-	struct {
-		struct ib_uverbs_create_flow cmd;
-		struct ib_uverbs_flow_spec_eth eth;
-	} req = {
-		.cmd.qp_handle = qp,
-		.cmd.flow_attr = {
-			.size = sizeof(req.eth),
-			.priority = 1,
-			.num_of_specs = 1,
-			.port = port,
-		},
-		.eth = {
-			.type = 0x20,	/* IB_FLOW_SPEC_ETH */
-			.size = sizeof(req.eth),
-			.val.dst_mac = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
-			.mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
-		},
-	};
-	struct ib_uverbs_create_flow_resp out = {};
-	ssize_t ret;
-
-	ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_CREATE_FLOW, &req,
-			 sizeof(req), 0, &out, sizeof(out), 0);
-	return ret < 0 ? (int)ret : (int)out.flow_handle;
-}
-
-static int destroy_flow(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_flow req = { .flow_handle = handle };
-	ssize_t ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_DESTROY_FLOW, &req,
-				 sizeof(req), 0, NULL, 0, 0);
-
-	return ret < 0 ? (int)ret : 0;
-}
-
 /* A UD QP to INIT on the first port. */
 static int ud_init(int fd, __u32 qp)
 {
@@ -111,26 +73,9 @@ FIXTURE_VARIANT_ADD(usnic, ib_port) {
 
 FIXTURE_SETUP(usnic)
 {
-	struct ib_uverbs_query_device_resp dev;
-	int ret;
-
-	self->fd = -1;
-	if (ovbtest_loaded())
-		ASSERT_EQ(0, ovbtest_unload());
-	ret = ovbtest_load_module_with(HCA_MODULE,
-				       variant->usnic ? "usnic=1" : "usnic=0");
-	if (ret == -ENOENT)
-		SKIP(return, "ovbtest.ko not built");
-	if (ret == -ENOEXEC)
-		SKIP(return, "ovbtest.ko was built for another kernel");
-	ASSERT_EQ(0, ret);
-	HCA_SETUP_OPEN(self->fd, &self->uctx, self->pd);
-	HCA_SETUP_CQ(self->fd, self->cq);
-	ASSERT_EQ(0, raw_query_device(self->fd, &dev));
-	memset(self->gid0, 0, sizeof(self->gid0));
-	self->gid0[0] = 0xfe;
-	self->gid0[1] = 0x80;
-	memcpy(self->gid0 + 8, &dev.node_guid, 8);
+	port_fixture_setup(_metadata, variant->usnic ? "usnic=1" : "usnic=0",
+			   &self->fd, &self->uctx, &self->pd, &self->cq,
+			   self->gid0);
 }
 
 FIXTURE_TEARDOWN(usnic)

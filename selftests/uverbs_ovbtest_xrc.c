@@ -886,25 +886,6 @@ static int create_flow(int fd, struct flow_req *r, size_t extra)
 	return ret < 0 ? (int)ret : (int)out.flow_handle;
 }
 
-static int destroy_flow(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_flow req = { .flow_handle = handle };
-	ssize_t ret = raw_ex_cmd(fd, IB_USER_VERBS_EX_CMD_DESTROY_FLOW, &req,
-				 sizeof(req), 0, NULL, 0, 0);
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int last_flow(int fd, struct ovbtest_flow_info *info)
-{
-	struct ioc c;
-
-	memset(info, 0xff, sizeof(*info));
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_FLOW);
-	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_FLOW_INFO, info, sizeof(*info));
-	return ioc_call(fd, &c);
-}
-
 static const struct ib_uverbs_flow_eth_filter ETH_VAL = {
 	.dst_mac = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
 	.ether_type = 0x0008,		/* htons(0x0800) */
