@@ -184,6 +184,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_INFO)(struct uverbs_attr_bundle 
 	struct ovbtest_device_info info = {};
 	struct ovbtest_ucontext *uc;
 	struct ovbtest_dev *dev;
+	unsigned int i;
 
 	if (IS_ERR(ibuc))
 		return PTR_ERR(ibuc);
@@ -195,6 +196,8 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_DEVICE_INFO)(struct uverbs_attr_bundle 
 	info.doorbell_value = ovbtest_mmap_read(uc->doorbell);
 	info.wc_value = ovbtest_mmap_read(uc->wc);
 	info.nc_value = ovbtest_mmap_read(uc->nc);
+	for (i = 0; i < OVBTEST_MMAP_FIXED_PAGES; i++)
+		info.fixed_value[i] = ovbtest_mmap_fixed_read(i);
 	info.contexts = atomic_read(&dev->live.contexts);
 	info.pds = atomic_read(&dev->live.pds);
 	info.cqs = atomic_read(&dev->live.cqs);

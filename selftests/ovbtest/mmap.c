@@ -21,6 +21,13 @@
  *
  * An entry lives until its last mapping goes (mmap_free); the number alive
  * is the read-only module parameter mmap_entries.
+ *
+ * The last OVBTEST_MMAP_FIXED_PAGES pages of the non-cached half are the
+ * device's fixed region: mmap at OVBTEST_MMAP_FIXED_PGOFF maps them with
+ * no entry (rdma_user_mmap_io(..., NULL)), as mlx4 maps its UAR and
+ * BlueFlame pages by offset.  Nothing counts those mappings, so the region
+ * lives as long as the module; only ib_uverbs' record of each mapping
+ * makes a hot-unplug take them away.
  */
 #include <linux/io.h>
 #include <linux/module.h>
@@ -49,6 +56,9 @@ static struct {
 	struct pci_dev *pdev;
 	/* indexed by kind: only WC and NC are used */
 	struct ovbtest_bar_half half[OVBTEST_MMAP_KINDS];
+	/* the fixed region, cut off the end of the non-cached half */
+	phys_addr_t fixed_phys;
+	void __iomem *fixed_io;
 } ovbtest_bar;
 
 static atomic_t ovbtest_mmap_live;
@@ -96,6 +106,23 @@ static void __iomem *ovbtest_bar_remap(enum ovbtest_mmap_kind kind,
 					 ioremap(phys, len);
 }
 
+/* The fixed region: the non-cached half's last pages, zeroed. */
+static int ovbtest_bar_cut_fixed(void)
+{
+	struct ovbtest_bar_half *h = &ovbtest_bar.half[OVBTEST_MMAP_NC];
+	size_t off;
+
+	if (h->npages <= OVBTEST_MMAP_FIXED_PAGES)
+		return -ENOSPC;
+	h->npages -= OVBTEST_MMAP_FIXED_PAGES;
+	off = (size_t)h->npages << PAGE_SHIFT;
+	ovbtest_bar.fixed_phys = h->phys + off;
+	ovbtest_bar.fixed_io = h->va + off;
+	memset_io(ovbtest_bar.fixed_io, 0,
+		  OVBTEST_MMAP_FIXED_PAGES << PAGE_SHIFT);
+	return 0;
+}
+
 /* Finds the BAR; without one the context has cached pages only. */
 void ovbtest_mmap_init(void)
 {
@@ -123,6 +150,8 @@ void ovbtest_mmap_init(void)
 			goto err_unmap;
 		ida_init(&h->pages);
 	}
+	if (ovbtest_bar_cut_fixed())
+		goto err_unmap;
 	ovbtest_bar.pdev = pdev;
 	dev_info(&pdev->dev, "ovbtest: write-combining and non-cached pages from BAR %d\n",
 		 IVSHMEM_MEM_BAR);
@@ -275,6 +304,35 @@ u64 ovbtest_mmap_read(struct ovbtest_mmap_page *p)
 	return readq(p->io);
 }
 
+/* The first u64 of page @i of the fixed region (0 without a BAR). */
+u64 ovbtest_mmap_fixed_read(unsigned int i)
+{
+	if (!ovbtest_mmap_has_bar() || i >= OVBTEST_MMAP_FIXED_PAGES)
+		return 0;
+	return readq(ovbtest_bar.fixed_io + ((size_t)i << PAGE_SHIFT));
+}
+
+/*
+ * The fixed region, or its first pages, non-cached and with no entry:
+ * ib_uverbs records the mapping with entry NULL, as for mlx4's UAR.  A
+ * mapping made without PROT_WRITE stays read-only (VM_MAYWRITE cleared),
+ * as mlx4's clock page.
+ */
+static int ovbtest_mmap_fixed(struct ib_ucontext *ibuc,
+			      struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start;
+
+	if (!ovbtest_mmap_has_bar() ||
+	    len > OVBTEST_MMAP_FIXED_PAGES << PAGE_SHIFT)
+		return -EINVAL;
+	if (!(vma->vm_flags & VM_WRITE))
+		ovbtest_vm_flags_clear(vma, VM_MAYWRITE);
+	return rdma_user_mmap_io(ibuc, vma, PHYS_PFN(ovbtest_bar.fixed_phys),
+				 len, pgprot_noncached(vma->vm_page_prot),
+				 NULL);
+}
+
 /* A read-only entry never maps writable; every kind maps shared. */
 static int ovbtest_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 {
@@ -283,6 +341,8 @@ static int ovbtest_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	unsigned long pfn;
 	int ret = -EPERM;
 
+	if (vma->vm_pgoff == OVBTEST_MMAP_FIXED_PGOFF)
+		return ovbtest_mmap_fixed(ibuc, vma);
 	entry = rdma_user_mmap_entry_get(ibuc, vma);
 	if (!entry)
 		return -EINVAL;

@@ -322,6 +322,7 @@ struct ovbtest_mmap_page *ovbtest_mmap_insert(struct ib_ucontext *ibuc,
 					      enum ovbtest_mmap_kind kind,
 					      bool read_only, u64 fill);
 u64 ovbtest_mmap_read(struct ovbtest_mmap_page *p);
+u64 ovbtest_mmap_fixed_read(unsigned int i);
 
 /* qp.c */
 extern const struct ib_device_ops ovbtest_qp_ops;

@@ -106,6 +106,15 @@ struct ovbtest_chan_stats {
 	__u32 depth;
 };
 
+/*
+ * With a BAR, a fixed mmap offset maps (non-cached) up to
+ * OVBTEST_MMAP_FIXED_PAGES pages of the device's own BAR region, shared by
+ * every context, with no mmap entry - as mlx4 maps its doorbell (UAR)
+ * page.  The page offset is above every entry's (those end at U32_MAX).
+ */
+#define OVBTEST_MMAP_FIXED_PGOFF	(1ULL << 32)
+#define OVBTEST_MMAP_FIXED_PAGES	4
+
 struct ovbtest_device_info {
 	__aligned_u64 magic;		/* OVBTEST_MAGIC */
 	__aligned_u64 counters_offset;	/* mmap offset of the counters page */
@@ -127,6 +136,8 @@ struct ovbtest_device_info {
 	/* the first u64 of the context's WC and non-cached pages (or 0) */
 	__aligned_u64 wc_value;
 	__aligned_u64 nc_value;
+	/* the first u64 of each page of the fixed-offset region (or 0) */
+	__aligned_u64 fixed_value[OVBTEST_MMAP_FIXED_PAGES];
 };
 
 /* Driver data of the CHAN_CREATE method (UVERBS_ATTR_UHW). */
