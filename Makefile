@@ -62,8 +62,9 @@ DKMS_TREES := --dkmstree $(BUILD)/dkms/tree --sourcetree $(BUILD)/dkms/src
 # result line per kernel and fails if any failed (or there is none).  Each
 # kernel's output is also kept in build/logs/TARGET.KERNEL.log, and for a
 # kernel that failed its failure lines are repeated at the end, where a CI
-# log's tail shows them.
-FAILURE_LINES := ^[[:space:]]*not ok |^[[:space:]]*\# FAIL|qemu/run: (job exit [1-9]|TIMEOUT|the guest)|unexpected warning|FAILED|Error [0-9]
+# log's tail shows them (a two-node run's lines carry the node's "A| " or
+# "B| " prefix).
+FAILURE_LINES := ^([AB]\| )?[[:space:]]*not ok |^([AB]\| )?[[:space:]]*\# FAIL|^([AB]\| )?(interop|faults) [0-9].* FAIL |qemu/run: (job exit [1-9]|TIMEOUT|the guest)|unexpected warning|FAILED|Error [0-9]
 each-kver = status=0; results=; failed=; mkdir -p $(BUILD)/logs; \
 	[ -n "$(strip $(1))" ] || { echo "$@: no target kernel installed: run 'make setup'" >&2; exit 1; }; \
 	for kv in $(1); do \

@@ -434,6 +434,9 @@ static void parse(int argc, char **argv)
 	}
 	if (!node)
 		usage();
+	/* A probe and the FIN may be out together (stream.c). */
+	if (cfg.o.window < 2 || cfg.o.count < 1 || cfg.o.size < 1)
+		usage();
 	cfg.o.server = !strcmp(node, "1");
 	if (!cfg.o.server && !cfg.o.peer)
 		cfg.o.peer = getenv("OVB_PEER");

@@ -6,6 +6,15 @@
  * the shared report.  It never stops at the first error: it waits for
  * every posted work request to complete, as an application that cleans
  * up must.
+ *
+ * A side that is done does not simply leave: its last message may have
+ * arrived while the ACK for it was lost, and a disconnect would flush
+ * that send on the peer before its retransmission is answered.  So each
+ * side, once its own sends have completed and every message of the peer
+ * has arrived, sends a zero-length FIN, and disconnects only once it has
+ * the peer's FIN and its own FIN's completion.  A FIN arriving means the
+ * peer's data sends had all completed; what a disconnect can still flush
+ * then is only a FIN whose ACK was lost, which is not counted as an error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +53,7 @@ struct stream {
 	struct ibv_mr *mr;
 	uint8_t *buf;		/* 2 x window receive slots, then window send slots */
 	int send_posted, sends_out, recvs_out;
+	int fin_posted, fin_received;	/* the zero-length SEND after the data */
 	int disconnecting;	/* this side called rdma_disconnect() */
 	int pump_over;		/* a DISCONNECTED now is no news of the peer */
 	double disconnected_at;
@@ -125,6 +135,26 @@ static void drain_events(struct stream *s)
 	}
 }
 
+/* What the wr_id of a send says it is (receives: 0). */
+enum { WR_RECV, WR_DATA, WR_PROBE, WR_FIN };
+
+/* Every message, both ways, has arrived or completed without error. */
+static int data_done(const struct stream *s)
+{
+	const struct stream_report *r = s->r;
+
+	return !r->err_completions && r->sent_ok == s->o->count &&
+	       r->recv_ok + r->bad_payload == s->o->count;
+}
+
+/* Receives this side still wants posted: one per message, one for the FIN. */
+static int recvs_wanted(const struct stream *s)
+{
+	const struct stream_report *r = s->r;
+
+	return s->o->count + 1 - (r->recv_ok + r->bad_payload + s->fin_received);
+}
+
 static int post_recv(struct stream *s, int i)
 {
 	struct ibv_sge sge = {
@@ -147,7 +177,7 @@ static int post_send(struct stream *s)
 		.addr = (uintptr_t)p, .length = s->o->size, .lkey = s->mr->lkey,
 	};
 	struct ibv_send_wr wr = {
-		.wr_id = (uint64_t)1 << 32 | i, .sg_list = &sge, .num_sge = 1,
+		.wr_id = (uint64_t)WR_DATA << 32 | i, .sg_list = &sge, .num_sge = 1,
 		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
 	}, *bad;
 
@@ -171,12 +201,28 @@ static int post_send(struct stream *s)
 static int post_probe(struct stream *s)
 {
 	struct ibv_send_wr wr = {
-		.wr_id = (uint64_t)2 << 32, .opcode = IBV_WR_RDMA_WRITE,
+		.wr_id = (uint64_t)WR_PROBE << 32, .opcode = IBV_WR_RDMA_WRITE,
 		.send_flags = IBV_SEND_SIGNALED,
 	}, *bad;
 
 	if (ibv_post_send(s->id->qp, &wr, &bad))
 		return -1;
+	s->sends_out++;
+	s->r->posted++;
+	return 0;
+}
+
+/* The zero-length SEND that says "all my sends have completed". */
+static int post_fin(struct stream *s)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = (uint64_t)WR_FIN << 32, .opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (ibv_post_send(s->id->qp, &wr, &bad))
+		return -1;
+	s->fin_posted = 1;
 	s->sends_out++;
 	s->r->posted++;
 	return 0;
@@ -204,9 +250,12 @@ static void completed(struct stream *s, const struct ibv_wc *wc)
 		s->sends_out--;
 	else
 		s->recvs_out--;
-	/* A probe the peer flushed by leaving once both directions were done. */
-	if (wc->status != IBV_WC_SUCCESS && is_send == 2 && r->sent_ok == s->o->count &&
-	    r->recv_ok + r->bad_payload == s->o->count)
+	/*
+	 * A probe or FIN the peer flushed by leaving once both directions
+	 * were done (it had this side's FIN: only the ACK was lost).
+	 */
+	if (wc->status != IBV_WC_SUCCESS && (is_send == WR_PROBE || is_send == WR_FIN) &&
+	    data_done(s))
 		return;
 	if (wc->status != IBV_WC_SUCCESS) {
 		if (!r->err_completions++) {
@@ -217,7 +266,11 @@ static void completed(struct stream *s, const struct ibv_wc *wc)
 		return;
 	}
 	if (is_send) {
-		r->sent_ok += is_send == 1;	/* not the probes */
+		r->sent_ok += is_send == WR_DATA;
+		return;
+	}
+	if (!wc->byte_len) {
+		s->fin_received = 1;
 		return;
 	}
 	if (payload_ok(s, slot(s, 1, (uint32_t)wc->wr_id), wc->byte_len))
@@ -225,7 +278,7 @@ static void completed(struct stream *s, const struct ibv_wc *wc)
 	else
 		r->bad_payload++;
 	/* Not into a QP that failed: siw (user rings) would never flush it. */
-	if (!r->err_completions && r->recv_ok + r->bad_payload + s->recvs_out < s->o->count)
+	if (!r->err_completions && s->recvs_out < recvs_wanted(s))
 		post_recv(s, (uint32_t)wc->wr_id);
 }
 
@@ -257,16 +310,18 @@ static void pump(struct stream *s)
 		while (!r->err_completions && s->send_posted < o->count &&
 		       s->sends_out < o->window && may_send(s) && !post_send(s))
 			;
+		if (data_done(s) && !s->fin_posted)
+			post_fin(s);
 		if (!r->err_completions && !s->sends_out && r->transport == IBV_TRANSPORT_IB &&
-		    !(r->sent_ok == o->count && r->recv_ok + r->bad_payload == o->count))
+		    !(data_done(s) && s->fin_received))
 			post_probe(s);
 		n = ibv_poll_cq(s->cq, 16, wc);
 		for (i = 0; i < n; i++)
 			completed(s, &wc[i]);
 		drain_events(s);
-		if (!r->err_completions && r->sent_ok == o->count &&
-		    r->recv_ok + r->bad_payload == o->count && !s->sends_out)
-			break;	/* a probe still out is waited for too */
+		/* a probe still out is waited for too, and the FIN's ACK */
+		if (data_done(s) && s->fin_posted && s->fin_received && !s->sends_out)
+			break;
 		if (r->err_completions && !s->sends_out && !s->recvs_out)
 			break;
 		/*
@@ -360,7 +415,7 @@ static int setup(struct stream *s)
 	/* iWARP has no ACK timeout of its own (TCP retransmits): EINVAL there. */
 	rdma_set_option(s->id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
 			&timeout, sizeof(timeout));
-	for (i = 0; i < 2 * o->window && i < o->count; i++)
+	for (i = 0; i < 2 * o->window && i < recvs_wanted(s); i++)
 		if (post_recv(s, i))
 			return fail(s, "post receive");
 	if (s->o->server ? rdma_accept(s->id, &cp) : rdma_connect(s->id, &cp))
