@@ -184,15 +184,14 @@ qemu-test:
 endif
 
 # The tests that need a guest IOMMU (qemu/run --iommu: QEMU's edu PCI
-# device behind an Intel IOMMU): one short boot, on the default kernel only
-# (about 30 s; qemu/run --iommu --kver=... runs them on another).
+# device behind an Intel IOMMU): one short boot per kernel (about 30 s).
 IOMMU_TESTS := uverbs_ovbtest_iommu
 
 # One kernel (KVER).  The in-tree stack needs no module of ours, but
 # rdma_core_programs swaps to it when it is built.  The iWARP programs
 # (tests-siw.list) get a third boot, on Soft-iWARP (make siw); not on the
-# debug kernel (no siw.ko is built for it).  On the default kernel, a
-# boot with an IOMMU (IOMMU_TESTS).  Then two guests over a link:
+# debug kernel (no siw.ko is built for it), nor is the fourth, a boot
+# with an IOMMU (IOMMU_TESTS).  Then two guests over a link:
 # the cross-node smoke test, and the short form of the faults between
 # nodes (not on the debug kernel either: it has no sch_netem).
 qemu-test-one: userspace selftests $(if $(filter debug,$(KERNEL)),,siw)
@@ -211,10 +210,8 @@ endif
 ifneq ($(KERNEL),debug)
 	$(TOP)/qemu/run --kver=$(KVER) --uverbs=$(UVERBS) --hca=siw --timeout $(QEMU_TIMEOUT) -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $$(cat $(BUILD)/selftests/tests-siw.list)
-ifeq ($(KVER),$(DEFAULT_KVER))
 	$(TOP)/qemu/run --iommu --kver=$(KVER) --uverbs=$(UVERBS) --hca=none --timeout 600 -- \
 		$(TOP)/selftests/run_tests --build $(BUILD)/selftests $(IOMMU_TESTS)
-endif
 endif
 	$(TOP)/qemu/interop --smoke --kernel=$(KERNEL) --kver=$(KVER) --hca=rxe --timeout=600
 ifneq ($(KERNEL),debug)
