@@ -300,6 +300,7 @@ const struct uapi_definition ovbtest_uapi_defs[] = {
 	UAPI_DEF_CHAIN(ovbtest_dmabuf_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_xrc_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_flow_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_drv_flow_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_stuck_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_ah_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_async_uapi_defs),

@@ -172,7 +172,52 @@ ADD_UVERBS_ATTRIBUTES_SIMPLE(ovbtest_dm_alloc, UVERBS_OBJECT_DM,
 						 UVERBS_ATTR_TYPE(struct ovbtest_dm_mmap),
 						 UA_OPTIONAL));
 
+/*
+ * A method the driver adds to the core DM object, as mlx5's DM_QUERY: the
+ * DM's mmap page index (the driver's), its length (the core's record of
+ * DM_ALLOC) and the MRs over it (the core's usecnt).
+ */
+static int UVERBS_HANDLER(OVBTEST_METHOD_DM_QUERY)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_dm *ibdm =
+		uverbs_attr_get_obj(attrs, OVBTEST_ATTR_DM_QUERY_HANDLE);
+	struct ovbtest_dm *dm = container_of(ibdm, struct ovbtest_dm, ibdm);
+	u16 page_idx = dm->mem->rdma_entry.start_pgoff & 0xffff;
+	u32 mrs = atomic_read(&ibdm->usecnt);
+	u64 length = ibdm->length;
+	int ret;
+
+	ret = uverbs_copy_to(attrs, OVBTEST_ATTR_DM_QUERY_PAGE_INDEX,
+			     &page_idx, sizeof(page_idx));
+	if (!ret)
+		ret = uverbs_copy_to(attrs, OVBTEST_ATTR_DM_QUERY_LENGTH,
+				     &length, sizeof(length));
+	if (!ret && uverbs_attr_is_valid(attrs, OVBTEST_ATTR_DM_QUERY_MRS))
+		ret = uverbs_copy_to(attrs, OVBTEST_ATTR_DM_QUERY_MRS, &mrs,
+				     sizeof(mrs));
+	return ret;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(OVBTEST_METHOD_DM_QUERY,
+			    UVERBS_ATTR_IDR(OVBTEST_ATTR_DM_QUERY_HANDLE,
+					    UVERBS_OBJECT_DM,
+					    UVERBS_ACCESS_READ, UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_DM_QUERY_PAGE_INDEX,
+						UVERBS_ATTR_TYPE(u16),
+						UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_DM_QUERY_LENGTH,
+						UVERBS_ATTR_TYPE(u64),
+						UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(OVBTEST_ATTR_DM_QUERY_MRS,
+						UVERBS_ATTR_TYPE(u32),
+						UA_OPTIONAL));
+
+/* As mlx5 declares its DM methods: a global method tree of the object. */
+DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DM,
+			      &UVERBS_METHOD(OVBTEST_METHOD_DM_QUERY));
+
 const struct uapi_definition ovbtest_dm_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_DM, &ovbtest_dm_alloc),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DM),
 	{},
 };

@@ -80,7 +80,7 @@ static struct ib_flow *ovbtest_create_flow(struct ib_qp *qp,
 {
 	struct ovbtest_flow_info *info;
 	const union ib_flow_spec *spec;
-	struct ib_flow *flow;
+	struct ovbtest_flow *flow;
 	unsigned int i;
 	int ret;
 
@@ -118,12 +118,18 @@ static struct ib_flow *ovbtest_create_flow(struct ib_qp *qp,
 	mutex_unlock(&ovbtest_flow_lock);
 	kfree(info);
 	atomic_inc(&to_odev(qp->device)->live.flows);
-	return flow;
+	return &flow->ibflow;
 }
 
-static int ovbtest_destroy_flow(struct ib_flow *flow)
+/* Rules of both kinds: those of FLOW_CREATE are logged (drv_flow.c). */
+static int ovbtest_destroy_flow(struct ib_flow *ibflow)
 {
-	atomic_dec(&to_odev(flow->device)->live.flows);
+	struct ovbtest_flow *flow =
+		container_of(ibflow, struct ovbtest_flow, ibflow);
+
+	if (flow->id)
+		ovbtest_drv_flow_gone(flow);
+	atomic_dec(&to_odev(ibflow->device)->live.flows);
 	kfree(flow);
 	return 0;
 }

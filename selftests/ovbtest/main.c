@@ -258,6 +258,7 @@ static void __exit ovbtest_exit(void)
 		atomic_read(&dev->live.flows) || atomic_read(&dev->live.ahs));
 	/* Refused objects ib_uverbs gave up on are expected: not counted. */
 	ovbtest_stuck_free_all(dev);
+	ovbtest_drv_flow_report();
 	ovbtest_udata_report();
 	ovbtest_mmap_exit();
 	ida_destroy(&dev->qpn_ida);

@@ -205,6 +205,7 @@ struct ovbtest_qp {
 	struct ovbtest_post_record last_send;
 	struct ovbtest_post_record last_recv;
 	struct ovbtest_irq_src irq;	/* irq_events.c */
+	bool flow_dest;			/* a FLOW_CREATE rule's (drv_flow.c) */
 };
 
 struct ovbtest_mr {
@@ -428,6 +429,18 @@ static inline struct ovbtest_wq *to_owq(struct ib_wq *ibwq)
 /* flow.c: flow steering rules; the DEVICE_LAST_FLOW method */
 extern const struct ib_device_ops ovbtest_flow_ops;
 extern const struct uapi_definition ovbtest_flow_uapi_defs[];
+
+/* A rule of EX_CREATE_FLOW (flow.c) or of FLOW_CREATE (drv_flow.c). */
+struct ovbtest_flow {
+	struct ib_flow ibflow;
+	u32 id;				/* FLOW_CREATE's, 0 for EX_CREATE_FLOW */
+};
+
+/* drv_flow.c: FLOW methods of the driver and their log */
+extern const struct uapi_definition ovbtest_drv_flow_uapi_defs[];
+void ovbtest_drv_flow_gone(struct ovbtest_flow *flow);
+void ovbtest_drv_flow_qp_gone(struct ovbtest_qp *qp);
+void ovbtest_drv_flow_report(void);
 /* async.c: QP, SRQ and WQ events on request */
 extern const struct uapi_definition ovbtest_async_uapi_defs[];
 

@@ -228,6 +228,7 @@ static int ovbtest_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct ovbtest_qp *qp = to_oqp(ibqp);
 
 	ovbtest_udata_check(qp->owner, udata);
+	ovbtest_drv_flow_qp_gone(qp);
 	/* no event of the QP after this returns */
 	ovbtest_irq_src_stop(&qp->irq);
 	ovbtest_wc_forget_qp(ibqp);

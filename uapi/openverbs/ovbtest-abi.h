@@ -1177,4 +1177,85 @@ struct ovbtest_fatal {
 	__u32 reserved;		/* 0 */
 };
 
+/*
+ * Driver methods on core objects that make, destroy or read core-typed
+ * objects, as mlx5's fs.c and dm.c do (selftests/ovbtest/drv_flow.c and
+ * dm.c; test: selftests/uverbs_ovbtest_drv_flow.c).
+ *
+ * FLOW_CREATE, a method the driver adds to the core FLOW object (mlx5's
+ * MLX5_IB_METHOD_CREATE_FLOW): a rule without specs, made by the driver
+ * and handed to ib_uverbs with ib_set_flow(), on the QP DEST_QP names
+ * (UD or RAW_PACKET, else EINVAL; none: a rule without a QP, as mlx5's
+ * with a DEVX destination), whose usecnt it then holds; the flow actions
+ * ACTIONS names are held by the rule's flow resources (flow_resources_add).
+ * From ib_set_flow() on, an error destroys the rule through the core
+ * (uverbs_finalize_uobj_create): ID is written after it.  The rule is a
+ * FLOW like those of EX_CREATE_FLOW: the core's FLOW_DESTROY, write()
+ * EX_DESTROY_FLOW, the driver's FLOW_DESTROY (mlx5's MLX5_IB_METHOD_
+ * DESTROY_FLOW, the core's destroy under a driver method id), close()
+ * and hot-unplug destroy it.
+ *
+ * FLOW_LOG takes no handle: it moves the oldest records of the driver's
+ * log (module-wide, OVBTEST_FLOW_LOG_MAX records, newer ones dropped)
+ * into RECORDS and says how many in COUNT.  The log has one record per
+ * destroy_flow call of a FLOW_CREATE rule and one per destroy_qp call of
+ * a QP that was ever a FLOW_CREATE rule's DEST_QP.  What is unread at
+ * module unload is printed, a "ovbtest: flow log: KIND ID QPN USECNT"
+ * line each.
+ *
+ * DM_QUERY, a method the driver adds to the core DM object as a global
+ * method tree (mlx5's MLX5_IB_METHOD_DM_QUERY): the DM's mmap page index
+ * (that of OVBTEST_ATTR_DM_ALLOC_MMAP's offset), its length as ib_uverbs
+ * recorded it at DM_ALLOC, and the MRs over it (its usecnt, the core's).
+ */
+enum ovbtest_flow_methods {
+	OVBTEST_METHOD_FLOW_CREATE = OVBTEST_NS,
+	OVBTEST_METHOD_FLOW_DESTROY,
+	OVBTEST_METHOD_FLOW_LOG,
+};
+
+enum ovbtest_flow_create_attrs {
+	OVBTEST_ATTR_FLOW_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR FLOW, NEW */
+	OVBTEST_ATTR_FLOW_CREATE_DEST_QP,		/* IDR QP, READ, optional */
+	/* IDRS_ARRAY of FLOW_ACTION, READ, 1..OVBTEST_FLOW_MAX_ACTIONS, optional */
+	OVBTEST_ATTR_FLOW_CREATE_ACTIONS,
+	OVBTEST_ATTR_FLOW_CREATE_ID,			/* PTR_OUT __u32, optional */
+};
+
+#define OVBTEST_FLOW_MAX_ACTIONS	2
+
+enum ovbtest_flow_destroy_attrs {
+	OVBTEST_ATTR_FLOW_DESTROY_HANDLE = OVBTEST_ATTR_NS,	/* IDR FLOW, DESTROY */
+};
+
+enum ovbtest_flow_log_attrs {
+	OVBTEST_ATTR_FLOW_LOG_RECORDS = OVBTEST_ATTR_NS,	/* PTR_OUT ovbtest_flow_record[] */
+	OVBTEST_ATTR_FLOW_LOG_COUNT,			/* PTR_OUT __u32 */
+};
+
+#define OVBTEST_FLOW_LOG_MAX	64
+
+enum ovbtest_flow_log_kind {
+	OVBTEST_FLOW_LOG_FLOW = 1,	/* destroy_flow of a FLOW_CREATE rule */
+	OVBTEST_FLOW_LOG_QP,		/* destroy_qp of one's DEST_QP */
+};
+
+struct ovbtest_flow_record {
+	__u32 kind;		/* enum ovbtest_flow_log_kind */
+	__u32 id;		/* FLOW: FLOW_CREATE's ID; QP: the QP number */
+	__u32 qpn;		/* the QP's number; a FLOW without one: 0 */
+	__u32 qp_usecnt;	/* the QP's usecnt during the call (0: none) */
+};
+
+enum ovbtest_dm_methods {
+	OVBTEST_METHOD_DM_QUERY = OVBTEST_NS,
+};
+
+enum ovbtest_dm_query_attrs {
+	OVBTEST_ATTR_DM_QUERY_HANDLE = OVBTEST_ATTR_NS,	/* IDR DM, READ */
+	OVBTEST_ATTR_DM_QUERY_PAGE_INDEX,		/* PTR_OUT __u16 */
+	OVBTEST_ATTR_DM_QUERY_LENGTH,			/* PTR_OUT __u64 */
+	OVBTEST_ATTR_DM_QUERY_MRS,			/* PTR_OUT __u32, optional */
+};
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
