@@ -47,19 +47,11 @@ static inline int dma_map(int fd, __u32 mr, __u64 pgsz_bitmap, struct dma_map *m
 /* REG_MR of [@addr, @addr + @len) with the device address @iova. */
 static inline int reg_mr_at(int fd, __u32 pd, void *addr, size_t len, __u64 iova)
 {
-	struct ib_uverbs_reg_mr_resp resp = {};
-	struct ib_uverbs_reg_mr req = {
-		.response = (uintptr_t)&resp,
-		.start = (uintptr_t)addr,
-		.length = len,
-		.hca_va = iova,
-		.pd_handle = pd,
-		.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
-			      sizeof(resp));
+	struct ib_uverbs_reg_mr_resp resp;
+	int ret = ovbtest_reg_mr_at(fd, pd, addr, len, iova,
+				    IB_UVERBS_ACCESS_LOCAL_WRITE, &resp);
 
-	return ret < 0 ? (int)ret : (int)resp.mr_handle;
+	return ret ?: (int)resp.mr_handle;
 }
 
 /* The physical address of the page at @va (present, root); 0 if unknown. */
@@ -100,6 +92,31 @@ static inline char *touched(size_t n)
 
 	for (i = 0; p != MAP_FAILED && i < n; i++)
 		p[i * PG] = (char)i;
+	return p;
+}
+
+/*
+ * The sub-page tests' start: two written pages (returned; their physical
+ * addresses in *@p0 and *@p1) and three MRs at their virtual addresses,
+ * *@a and *@c on the same 200 bytes of the first page, *@b on 2000 bytes
+ * across both.  Asserts each step (the harness jumps out of the test).
+ */
+static inline char *sub_page_mrs(struct __test_metadata *_metadata, int fd,
+				 __u32 pd, __u64 *p0, __u64 *p1,
+				 int *a, int *b, int *c)
+{
+	char *p = touched(2);
+
+	ASSERT_NE(MAP_FAILED, p);
+	*p0 = phys(p);
+	*p1 = phys(p + PG);
+	ASSERT_NE(0, *p0);
+	*a = reg_mr_at(fd, pd, p + 100, 200, (uintptr_t)p + 100);
+	*b = reg_mr_at(fd, pd, p + 3000, 2000, (uintptr_t)p + 3000);
+	*c = reg_mr_at(fd, pd, p + 100, 200, (uintptr_t)p + 100);
+	ASSERT_LE(0, *a);
+	ASSERT_LE(0, *b);
+	ASSERT_LE(0, *c);
 	return p;
 }
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * What the tests of the test HCA's ports of other kinds share (OPA,
- * capability-less, USNIC and raw-Ethernet ports: uverbs_ovbtest_opa.c,
- * uverbs_ovbtest_bare.c, uverbs_ovbtest_usnic.c, uverbs_ovbtest_rawport.c):
- * QUERY_PORT by write() and ioctl, address vectors through CREATE_AH and
- * MODIFY_QP, and what the driver and QUERY_QP give back of them, the GID
- * table and entries, multicast attach and detach, an Ethernet flow rule,
- * and their fixtures' start.
+ * capability-less, USNIC, raw-Ethernet and RoCE ports:
+ * uverbs_ovbtest_opa.c, uverbs_ovbtest_bare.c, uverbs_ovbtest_usnic.c,
+ * uverbs_ovbtest_rawport.c, uverbs_ovbtest_roce.c): QUERY_PORT by write()
+ * and ioctl, address vectors through CREATE_AH and MODIFY_QP, and what the
+ * driver and QUERY_QP give back of them, the GID table and entries,
+ * multicast attach and detach, an Ethernet flow rule, and their fixtures'
+ * start.
  */
 #ifndef OVBTEST_IB_PORT_H
 #define OVBTEST_IB_PORT_H
@@ -44,21 +45,37 @@ static inline int query_port_ioctl(int fd, __u32 port,
 
 /* ----------------------------------------------------------- AVs and QPs */
 
-static inline struct ib_uverbs_ah_attr ah_attr(__u16 dlid, const __u8 *dgid)
+/*
+ * An AH attribute on @port: SL 5, path bits 3, and a GRH from GID
+ * @sgid_index (hop limit 64, traffic class 0x20, flow label 0x12345) when
+ * @dgid is not NULL.
+ */
+static inline struct ib_uverbs_ah_attr ah_attr_on(__u8 port, __u16 dlid,
+						  const __u8 *dgid,
+						  __u8 sgid_index)
 {
 	struct ib_uverbs_ah_attr a = {
 		.dlid = dlid,
 		.sl = 5,
 		.src_path_bits = 0x3,
-		.port_num = OVBTEST_PORT_IB,
+		.port_num = port,
 	};
 
 	if (dgid) {
 		a.is_global = 1;
 		memcpy(a.grh.dgid, dgid, 16);
+		a.grh.sgid_index = sgid_index;
 		a.grh.hop_limit = 64;
+		a.grh.traffic_class = 0x20;
+		a.grh.flow_label = 0x12345;
 	}
 	return a;
+}
+
+/* The same on the InfiniBand port, from GID 0. */
+static inline struct ib_uverbs_ah_attr ah_attr(__u16 dlid, const __u8 *dgid)
+{
+	return ah_attr_on(OVBTEST_PORT_IB, dlid, dgid, 0);
 }
 
 struct ah_resp {
@@ -66,7 +83,10 @@ struct ah_resp {
 	struct ovbtest_av_info drv;
 } __attribute__((packed));
 
-/* CREATE_AH by write() or INVOKE_WRITE; the handle or -errno. */
+/*
+ * CREATE_AH by write() or INVOKE_WRITE (the driver's AV as UHW_OUT); the
+ * handle or -errno, the driver's AV in *@av when @av is not NULL.
+ */
 static inline int create_ah(int fd, __u32 pd, struct ib_uverbs_ah_attr attr,
 		     int by_ioctl, struct ovbtest_av_info *av)
 {
@@ -95,8 +115,23 @@ static inline int create_ah(int fd, __u32 pd, struct ib_uverbs_ah_attr attr,
 		ioc_out(&c, UVERBS_ATTR_UHW_OUT, &resp.drv, sizeof(resp.drv));
 		ret = ioc_call(fd, &c);
 	}
-	memcpy(av, &resp.drv, sizeof(*av));
+	if (av)
+		memcpy(av, &resp.drv, sizeof(*av));
 	return ret < 0 ? ret : (int)resp.core.ah_handle;
+}
+
+static inline int create_ah_write(int fd, __u32 pd,
+				  struct ib_uverbs_ah_attr attr,
+				  struct ovbtest_av_info *av)
+{
+	return create_ah(fd, pd, attr, 0, av);
+}
+
+static inline int create_ah_ioctl(int fd, __u32 pd,
+				  struct ib_uverbs_ah_attr attr,
+				  struct ovbtest_av_info *av)
+{
+	return create_ah(fd, pd, attr, 1, av);
 }
 
 static inline int destroy_ah(int fd, __u32 ah)
@@ -118,6 +153,35 @@ static inline int last_av(int fd, struct ovbtest_av_info *av)
 	return ioc_call(fd, &c);
 }
 
+/* An RC QP's INIT -> RTR with the address vector @av. */
+static inline int rc_rtr(int fd, __u32 qp, struct ib_uverbs_ah_attr av)
+{
+	struct ib_uverbs_modify_qp rtr = {
+		.qp_handle = qp,
+		.attr_mask = QP_STATE | QP_AV | QP_PATH_MTU | QP_DEST_QPN |
+			     QP_RQ_PSN | QP_MAX_DEST_RD_ATOMIC |
+			     QP_MIN_RNR_TIMER,
+		.qp_state = QPS_RTR,
+		.path_mtu = 3,		/* 1024 */
+		.dest_qp_num = 0x42,
+		.rq_psn = 1,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 1,
+	};
+
+	rtr.dest.dlid = av.dlid;
+	rtr.dest.sl = av.sl;
+	rtr.dest.src_path_bits = av.src_path_bits;
+	rtr.dest.is_global = av.is_global;
+	rtr.dest.port_num = av.port_num;
+	memcpy(rtr.dest.dgid, av.grh.dgid, 16);
+	rtr.dest.flow_label = av.grh.flow_label;
+	rtr.dest.sgid_index = av.grh.sgid_index;
+	rtr.dest.hop_limit = av.grh.hop_limit;
+	rtr.dest.traffic_class = av.grh.traffic_class;
+	return raw_modify_qp(fd, &rtr);
+}
+
 /* An RC QP to INIT on the port of @av, then to RTR with @av. */
 static inline int rc_to_rtr(int fd, __u32 qp, struct ib_uverbs_ah_attr av)
 {
@@ -128,49 +192,41 @@ static inline int rc_to_rtr(int fd, __u32 qp, struct ib_uverbs_ah_attr av)
 		.qp_state = QPS_INIT,
 		.port_num = av.port_num,
 	};
-	struct ib_uverbs_modify_qp rtr = {
-		.qp_handle = qp,
-		.attr_mask = QP_STATE | QP_AV | QP_PATH_MTU | QP_DEST_QPN |
-			     QP_RQ_PSN | QP_MAX_DEST_RD_ATOMIC |
-			     QP_MIN_RNR_TIMER,
-		.qp_state = QPS_RTR,
-		.path_mtu = 3,
-		.dest_qp_num = 0x42,
-		.rq_psn = 1,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 1,
-	};
-	int ret = raw_modify_qp(fd, &init);
 
-	rtr.dest.dlid = av.dlid;
-	rtr.dest.sl = av.sl;
-	rtr.dest.src_path_bits = av.src_path_bits;
-	rtr.dest.is_global = av.is_global;
-	rtr.dest.port_num = av.port_num;
-	memcpy(rtr.dest.dgid, av.grh.dgid, 16);
-	rtr.dest.hop_limit = av.grh.hop_limit;
-	return ret ?: raw_modify_qp(fd, &rtr);
+	return raw_modify_qp(fd, &init) ?: rc_rtr(fd, qp, av);
 }
 
-static inline int query_qp_dest(int fd, __u32 qp, struct ib_uverbs_qp_dest *dest)
+/* QUERY_QP of the state, port and address vector into *@resp; 0 or -errno. */
+static inline int query_qp(int fd, __u32 qp,
+			   struct ib_uverbs_query_qp_resp *resp)
 {
-	struct ib_uverbs_query_qp_resp resp;
 	struct ib_uverbs_query_qp req = {
-		.response = (uintptr_t)&resp,
+		.response = (uintptr_t)resp,
 		.qp_handle = qp,
-		.attr_mask = QP_STATE | QP_AV,
+		.attr_mask = QP_STATE | QP_PORT | QP_AV,
 	};
 	ssize_t ret;
 
-	memset(&resp, 0xa5, sizeof(resp));
+	memset(resp, 0xa5, sizeof(*resp));
 	ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_QP, &req, sizeof(req),
-		      sizeof(resp));
-	*dest = resp.dest;
+		      sizeof(*resp));
 	return ret < 0 ? (int)ret : 0;
+}
+
+/* The same, the address vector alone into *@dest. */
+static inline int query_qp_dest(int fd, __u32 qp,
+				struct ib_uverbs_qp_dest *dest)
+{
+	struct ib_uverbs_query_qp_resp resp;
+	int ret = query_qp(fd, qp, &resp);
+
+	*dest = resp.dest;
+	return ret;
 }
 
 /* ------------------------------------------------------------ GIDs */
 
+/* QUERY_GID_TABLE into @e (room for @max); the count or -errno. */
 static inline int gid_table(int fd, struct ib_uverbs_gid_entry *e, size_t max)
 {
 	__u64 n = 0;
@@ -201,14 +257,17 @@ static inline int gid_entry(int fd, __u32 port, __u32 index,
 	return ioc_call(fd, &c);
 }
 
-static inline int mcast(int fd, __u32 cmd, __u32 qp, __u16 lid)
+/* A multicast GID, ff12::1 (link-local scope). */
+static const __u8 MGID[16] = { 0xff, 0x12, [15] = 0x01 };
+
+/* ATTACH_MCAST or DETACH_MCAST (@cmd) of @qp to @gid, @lid; 0 or -errno. */
+static inline int mcast(int fd, __u32 cmd, __u32 qp, const __u8 gid[16],
+			__u16 lid)
 {
 	struct ib_uverbs_attach_mcast req = { .qp_handle = qp, .mlid = lid };
 	ssize_t ret;
 
-	req.gid[0] = 0xff;
-	req.gid[1] = 0x12;
-	req.gid[15] = 0x01;
+	memcpy(req.gid, gid, 16);
 	ret = raw_cmd(fd, cmd, &req, sizeof(req), 0);
 	return ret < 0 ? (int)ret : 0;
 }

@@ -347,23 +347,67 @@ static inline int ovbtest_kmsg_warned(int fd)
 	return found;
 }
 
-/* REG_MR by write(); the handle or -errno. */
-static inline int ovbtest_reg_mr(int fd, __u32 pd, void *addr, size_t len,
-			     __u32 access)
+/*
+ * REG_MR by write() of [@addr, @addr + @len) at the device address @iova;
+ * 0 and the answer (handle, keys) in *@resp, or -errno.
+ */
+static inline int ovbtest_reg_mr_at(int fd, __u32 pd, void *addr, size_t len,
+				    __u64 iova, __u32 access,
+				    struct ib_uverbs_reg_mr_resp *resp)
 {
-	struct ib_uverbs_reg_mr_resp resp = {};
 	struct ib_uverbs_reg_mr req = {
-		.response = (uintptr_t)&resp,
+		.response = (uintptr_t)resp,
 		.start = (uintptr_t)addr,
 		.length = len,
-		.hca_va = (uintptr_t)addr,
+		.hca_va = iova,
 		.pd_handle = pd,
 		.access_flags = access,
 	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
-			      sizeof(resp));
+	ssize_t ret;
 
-	return ret < 0 ? (int)ret : (int)resp.mr_handle;
+	memset(resp, 0, sizeof(*resp));
+	ret = raw_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
+		      sizeof(*resp));
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* REG_MR by write() at the virtual address; the handle or -errno. */
+static inline int ovbtest_reg_mr(int fd, __u32 pd, void *addr, size_t len,
+			     __u32 access)
+{
+	struct ib_uverbs_reg_mr_resp resp;
+	int ret = ovbtest_reg_mr_at(fd, pd, addr, len, (uintptr_t)addr, access,
+				    &resp);
+
+	return ret ?: (int)resp.mr_handle;
+}
+
+/*
+ * REREG_MR by write() of @mr: what @flags (IB_MR_REREG_*) name of the new
+ * range [@addr, @addr + @len) at @iova, @pd and @access; 0 and the answer
+ * (keys) in *@resp, or -errno.
+ */
+static inline int ovbtest_rereg_mr(int fd, __u32 mr, __u32 flags, void *addr,
+				   size_t len, __u64 iova, __u32 pd,
+				   __u32 access,
+				   struct ib_uverbs_rereg_mr_resp *resp)
+{
+	struct ib_uverbs_rereg_mr req = {
+		.response = (uintptr_t)resp,
+		.mr_handle = mr,
+		.flags = flags,
+		.start = (uintptr_t)addr,
+		.length = len,
+		.hca_va = iova,
+		.pd_handle = pd,
+		.access_flags = access,
+	};
+	ssize_t ret;
+
+	memset(resp, 0, sizeof(*resp));
+	ret = raw_cmd(fd, IB_USER_VERBS_CMD_REREG_MR, &req, sizeof(req),
+		      sizeof(*resp));
+	return ret < 0 ? (int)ret : 0;
 }
 
 static inline int ovbtest_dereg_mr(int fd, __u32 handle)

@@ -125,4 +125,18 @@ static inline void kmsg_count_warning(const char *text, const regex_t *leak_re,
 		(*leak_warnings)++;
 }
 
+/* ovbtest_unload(), retried for 2 s while the module is still busy. */
+static inline int ovbtest_unload_wait(void)
+{
+	int i, ret = -EBUSY;
+
+	for (i = 0; i < 100; i++) {
+		ret = ovbtest_unload();
+		if (ret != -EAGAIN && ret != -EWOULDBLOCK && ret != -EBUSY)
+			break;
+		usleep(20000);
+	}
+	return ret;
+}
+
 #endif /* OVBTEST_STUCK_H */

@@ -162,4 +162,18 @@ static inline int raise_ev(int fd, __u16 object, __u32 handle, __u32 type)
 	return ioc_call(fd, &c);
 }
 
+/* QP_DESTROY by ioctl; the events it reports, or -errno. */
+static inline int ioc_qp_destroy(int fd, __u32 handle)
+{
+	struct ib_uverbs_destroy_qp_resp resp = { .events_reported = ~0u };
+	struct ioc c;
+	int ret;
+
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+	ioc_obj(&c, UVERBS_ATTR_DESTROY_QP_HANDLE, handle);
+	ioc_out(&c, UVERBS_ATTR_DESTROY_QP_RESP, &resp, sizeof(resp));
+	ret = ioc_call(fd, &c);
+	return ret ? ret : (int)resp.events_reported;
+}
+
 #endif /* OVBTEST_XRC_H */

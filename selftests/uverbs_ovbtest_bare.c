@@ -195,18 +195,19 @@ TEST_F(bare, mcast_lid_check)
 	ASSERT_EQ(0, raw_modify_qp(self->fd, &init));
 	if (variant->bare) {
 		EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST,
-				   qp, 0));
+				   qp, MGID, 0));
 		EXPECT_EQ(1, ovbtest_info(self->fd).mcast_attached);
 		EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_DETACH_MCAST,
-				   qp, 0));
+				   qp, MGID, 0));
 	} else {
 		EXPECT_EQ(-EINVAL, mcast(self->fd,
-					 IB_USER_VERBS_CMD_ATTACH_MCAST, qp, 0));
+					 IB_USER_VERBS_CMD_ATTACH_MCAST,
+					 qp, MGID, 0));
 	}
 	EXPECT_EQ(0, ovbtest_info(self->fd).mcast_attached);
-	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST, qp,
+	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST, qp, MGID,
 			   0xc001));
-	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_DETACH_MCAST, qp,
+	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_DETACH_MCAST, qp, MGID,
 			   0xc001));
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 }

@@ -128,20 +128,11 @@ TEST_F(dma_map, pages_are_physical)
  */
 TEST_F(dma_map, sub_page_mrs_share_pages)
 {
-	char *p = touched(2);
 	__u64 p0, p1;
 	int a, b, c;
+	char *p;
 
-	ASSERT_NE(MAP_FAILED, p);
-	p0 = phys(p);
-	p1 = phys(p + PG);
-	ASSERT_NE(0, p0);
-	a = reg_mr_at(self->fd, self->pd, p + 100, 200, (uintptr_t)p + 100);
-	b = reg_mr_at(self->fd, self->pd, p + 3000, 2000, (uintptr_t)p + 3000);
-	c = reg_mr_at(self->fd, self->pd, p + 100, 200, (uintptr_t)p + 100);
-	ASSERT_LE(0, a);
-	ASSERT_LE(0, b);
-	ASSERT_LE(0, c);
+	p = sub_page_mrs(_metadata, self->fd, self->pd, &p0, &p1, &a, &b, &c);
 
 	ASSERT_EQ(0, dma_map(self->fd, a, PG, &self->m));
 	EXPECT_EQ((uintptr_t)p + 100, self->m.info.address);

@@ -213,20 +213,6 @@ static int ioc_create(int fd, __u32 type, const struct qp_objs *o,
 	return 0;
 }
 
-/* QP_DESTROY; the events it reports, or -errno. */
-static int ioc_destroy(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_qp_resp resp = { .events_reported = ~0u };
-	struct ioc c;
-	int ret;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
-	ioc_obj(&c, UVERBS_ATTR_DESTROY_QP_HANDLE, handle);
-	ioc_out(&c, UVERBS_ATTR_DESTROY_QP_RESP, &resp, sizeof(resp));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)resp.events_reported;
-}
-
 /* ------------------------------------------- query and modify, two ways */
 
 static int query(int fd, __u32 qp, int by_ioctl,
@@ -423,7 +409,7 @@ TEST_F(drvqp, srd_legacy_two_cqs_zero_tail)
 	CHECK_MADE(&m, OVBTEST_DRV_QPT_SRD, SEEN_QUEUES, &SRD_CAP, 0,
 		   sizeof(in));
 	WALK(&m, &SRD_CAP, 1);
-	EXPECT_EQ(0, ioc_destroy(self->fd, m.handle));
+	EXPECT_EQ(0, ioc_qp_destroy(self->fd, m.handle));
 	EXPECT_QPS(0);
 }
 
@@ -448,7 +434,7 @@ TEST_F(drvqp, dci_ioctl_flags_reach_driver)
 		   SEEN_QUEUES | OVBTEST_DRV_QP_SIG_ALL, &DCI_CAP, flags,
 		   sizeof(in.cmd));
 	WALK(&m, &DCI_CAP, 1);
-	EXPECT_EQ(0, ioc_destroy(self->fd, m.handle));
+	EXPECT_EQ(0, ioc_qp_destroy(self->fd, m.handle));
 	EXPECT_QPS(0);
 
 	/* the same flag on an RC QP: ib_uverbs refuses, nothing is made */
@@ -459,7 +445,7 @@ TEST_F(drvqp, dci_ioctl_flags_reach_driver)
 	ASSERT_EQ(0, ex_create(self->fd, QPT_DRIVER, self->pd, self->cq,
 			       self->cq, -1, &DCI_CAP, flags, &in, 8, &m));
 	CHECK_MADE(&m, OVBTEST_DRV_QPT_DCI, SEEN_SAME, &DCI_CAP, flags, 8);
-	EXPECT_EQ(0, ioc_destroy(self->fd, m.handle));
+	EXPECT_EQ(0, ioc_qp_destroy(self->fd, m.handle));
 	EXPECT_QPS(0);
 }
 
@@ -492,7 +478,7 @@ TEST_F(drvqp, dct_on_srq)
 	EXPECT_EQ(-EBUSY, raw_destroy_srq(self->fd, self->srq, NULL));
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, m.handle));
 	EXPECT_EQ(-EBUSY, raw_destroy_srq(self->fd, self->srq, NULL));
-	EXPECT_EQ(0, ioc_destroy(self->fd, m2.handle));
+	EXPECT_EQ(0, ioc_qp_destroy(self->fd, m2.handle));
 	EXPECT_QPS(0);
 
 	/* without an SRQ: the driver's EINVAL, on both paths */

@@ -309,22 +309,13 @@ TEST_F(iommu, best_pgsz_follows_iova_alignment)
  */
 TEST_F(iommu, sub_page_mrs_share_pages)
 {
-	char *p = touched(2);
 	__u64 p0, p1, ia, ic;
 	int a, b, c;
+	char *p;
 
 	if (_metadata->skip)	/* the setup skipped: the body runs all the same */
 		return;
-	ASSERT_NE(MAP_FAILED, p);
-	p0 = phys(p);
-	p1 = phys(p + PG);
-	ASSERT_NE(0, p0);
-	a = reg_mr_at(self->fd, self->pd, p + 100, 200, (uintptr_t)p + 100);
-	b = reg_mr_at(self->fd, self->pd, p + 3000, 2000, (uintptr_t)p + 3000);
-	c = reg_mr_at(self->fd, self->pd, p + 100, 200, (uintptr_t)p + 100);
-	ASSERT_LE(0, a);
-	ASSERT_LE(0, b);
-	ASSERT_LE(0, c);
+	p = sub_page_mrs(_metadata, self->fd, self->pd, &p0, &p1, &a, &b, &c);
 
 	ASSERT_EQ(0, dma_map(self->fd, a, PG, &self->m));
 	EXPECT_EQ(1, self->m.info.num_pages);

@@ -162,24 +162,13 @@ TEST_F(k, query_port_active_speed_ex)
 static int rereg_mr(int fd, __u32 mr, __u32 flags, void *addr, size_t len,
 		    __u32 access, __u32 *lkey)
 {
-	struct ib_uverbs_rereg_mr_resp resp = {};
-	struct ib_uverbs_rereg_mr req = {
-		.response = (uintptr_t)&resp,
-		.mr_handle = mr,
-		.flags = flags,
-		.start = (uintptr_t)addr,
-		.length = len,
-		.hca_va = (uintptr_t)addr,
-		.access_flags = access,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REREG_MR, &req,
-			      sizeof(req), sizeof(resp));
+	struct ib_uverbs_rereg_mr_resp resp;
+	int ret = ovbtest_rereg_mr(fd, mr, flags, addr, len, (uintptr_t)addr,
+				   0, access, &resp);
 
-	if (ret < 0)
-		return (int)ret;
-	if (lkey)
+	if (!ret && lkey)
 		*lkey = resp.lkey;
-	return 0;
+	return ret;
 }
 
 /*

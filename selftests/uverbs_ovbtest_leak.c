@@ -55,19 +55,6 @@ static struct kmsg_counts kmsg_scan(int fd)
 	return n;
 }
 
-static int ovbtest_unload_wait(void)
-{
-	int i, ret = -EBUSY;
-
-	for (i = 0; i < 100; i++) {
-		ret = ovbtest_unload();
-		if (ret != -EAGAIN && ret != -EWOULDBLOCK && ret != -EBUSY)
-			break;
-		usleep(20000);
-	}
-	return ret;
-}
-
 FIXTURE(leak) {
 	int fd;
 	int kmsg;

@@ -15,7 +15,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +24,10 @@
 
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
+#include "ovbtest_ivshmem.h"
 
 #define PARAM_ENTRIES	OVBTEST_PARAM("mmap_entries")
 #define PAT_LIST	"/sys/kernel/debug/x86/pat_memtype_list"
-#define IVSHMEM_GLOB	"/sys/bus/pci/devices/*"
 
 enum { PG_COUNTERS, PG_DOORBELL, PG_WC, PG_NC, NPAGES };
 
@@ -42,47 +41,13 @@ static const char *pname(int i)
 	return i >= 0 && i < NPAGES ? page_name[i] : "?";
 }
 
-/* The ivshmem-plain device's sysfs directory into @dir; 0 or -1. */
-static int ivshmem_dir(char *dir, size_t len)
-{
-	char path[PATH_MAX];
-	glob_t g;
-	int ret = -1;
-
-	if (glob(IVSHMEM_GLOB, 0, NULL, &g))
-		return -1;
-	for (size_t i = 0; i < g.gl_pathc && ret; i++) {
-		snprintf(path, sizeof(path), "%s/vendor", g.gl_pathv[i]);
-		if (sysfs_long(path) != 0x1af4)
-			continue;
-		snprintf(path, sizeof(path), "%s/device", g.gl_pathv[i]);
-		if (sysfs_long(path) != 0x1110)
-			continue;
-		snprintf(dir, len, "%s", g.gl_pathv[i]);
-		ret = 0;
-	}
-	globfree(&g);
-	return ret;
-}
-
-/* The bus address of BAR 2 (from its "resource" file), 0 if unknown. */
+/* The bus address of BAR 2, 0 if unknown. */
 static __u64 ivshmem_bar_start(void)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 16];
-	unsigned long long start = 0, end, flags;
-	FILE *f;
+	unsigned long long start, end;
+	char dir[PATH_MAX];
 
-	if (ivshmem_dir(dir, sizeof(dir)))
-		return 0;
-	snprintf(path, sizeof(path), "%s/resource", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	for (int i = 0; i <= 2; i++)
-		if (fscanf(f, "%llx %llx %llx", &start, &end, &flags) != 3)
-			start = 0;
-	fclose(f);
-	return start;
+	return ivshmem_bar2(dir, sizeof(dir), &start, &end) ? 0 : start;
 }
 
 /* Whether PAT records [@start, @start + page) as @type. */
@@ -184,12 +149,7 @@ FIXTURE_SETUP(ovbtest_mmap)
 {
 	memset(self->pg, 0, sizeof(self->pg));
 	self->fd = -1;
-	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &self->uctx));
-	if (!(self->uctx.flags & OVBTEST_UCTX_BAR))
-		SKIP(return, "no ivshmem-plain BAR in this guest (qemu/run adds one)");
+	HCA_SETUP_BAR(self->fd, &self->uctx);
 	self->bar = ivshmem_bar_start();
 	ASSERT_NE(0, self->bar);
 	for (int i = 0; i < NPAGES; i++) {

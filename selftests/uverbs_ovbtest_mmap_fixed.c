@@ -14,7 +14,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -27,6 +26,7 @@
 
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
+#include "ovbtest_ivshmem.h"
 
 #define NFIX		OVBTEST_MMAP_FIXED_PAGES
 #define FIX_OFF		((off_t)(OVBTEST_MMAP_FIXED_PGOFF * getpagesize()))
@@ -101,35 +101,13 @@ static int all_zero(volatile void *p, int npages)
 /* The ivshmem-plain BAR 2's sysfs resource file into @path, its size. */
 static long long ivshmem_bar(char *path, size_t len)
 {
-	unsigned long long start = 0, end = 0, flags;
-	char res[PATH_MAX + 16];
-	long long size = -1;
-	glob_t g;
+	unsigned long long start, end;
+	char dir[PATH_MAX];
 
-	if (glob("/sys/bus/pci/devices/*", 0, NULL, &g))
+	if (ivshmem_bar2(dir, sizeof(dir), &start, &end) ||
+	    snprintf(path, len, "%s/resource2", dir) >= (int)len)
 		return -1;
-	for (size_t i = 0; i < g.gl_pathc && size < 0; i++) {
-		FILE *f;
-
-		snprintf(res, sizeof(res), "%s/vendor", g.gl_pathv[i]);
-		if (sysfs_long(res) != 0x1af4)
-			continue;
-		snprintf(res, sizeof(res), "%s/device", g.gl_pathv[i]);
-		if (sysfs_long(res) != 0x1110)
-			continue;
-		snprintf(res, sizeof(res), "%s/resource", g.gl_pathv[i]);
-		f = fopen(res, "r");
-		if (!f)
-			break;
-		for (int b = 0; b <= 2; b++)
-			if (fscanf(f, "%llx %llx %llx", &start, &end, &flags) != 3)
-				end = start - 1;
-		fclose(f);
-		snprintf(path, len, "%s/resource2", g.gl_pathv[i]);
-		size = end - start + 1;
-	}
-	globfree(&g);
-	return size;
+	return end - start + 1;
 }
 
 FIXTURE(fixed) {
@@ -140,12 +118,7 @@ FIXTURE(fixed) {
 FIXTURE_SETUP(fixed)
 {
 	self->fd = -1;
-	HCA_SETUP_LOAD();
-	self->fd = ovbtest_open_dev();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ovbtest_get_context(self->fd, &self->uctx));
-	if (!(self->uctx.flags & OVBTEST_UCTX_BAR))
-		SKIP(return, "no ivshmem-plain BAR in this guest (qemu/run adds one)");
+	HCA_SETUP_BAR(self->fd, &self->uctx);
 }
 
 FIXTURE_TEARDOWN(fixed)

@@ -282,9 +282,11 @@ TEST_F(rawport, mcast)
 	ASSERT_LE(0, qp);
 	ASSERT_EQ(0, qp_init(self->fd, qp, 1, P_RAW));
 	/* Ethernet link layer: ib_core does not check the MLID */
-	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST, qp, 0));
+	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST, qp,
+			   MGID, 0));
 	EXPECT_EQ(1, ovbtest_info(self->fd).mcast_attached);
-	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_DETACH_MCAST, qp, 0));
+	EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_DETACH_MCAST, qp,
+			   MGID, 0));
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, qp));
 
 	/* a RAW_PACKET QP on the port: ib_core attaches UD QPs only */
@@ -292,9 +294,9 @@ TEST_F(rawport, mcast)
 				   IB_UVERBS_QPT_RAW_PACKET, &raw));
 	ASSERT_EQ(0, qp_init(self->fd, raw, 0, P_RAW));
 	EXPECT_EQ(-EINVAL, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST,
-				 raw, 0));
+				 raw, MGID, 0));
 	EXPECT_EQ(-EINVAL, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST,
-				 raw, 0xc001));
+				 raw, MGID, 0xc001));
 	EXPECT_EQ(0, ovbtest_info(self->fd).mcast_attached);
 	EXPECT_EQ(0, raw_destroy_qp(self->fd, raw));
 }

@@ -50,47 +50,25 @@ struct mr {
 static int reg_mr(int fd, __u32 pd, void *addr, size_t len, __u64 iova,
 		  __u32 access, struct mr *mr)
 {
-	struct ib_uverbs_reg_mr_resp resp = {};
-	struct ib_uverbs_reg_mr req = {
-		.response = (uintptr_t)&resp,
-		.start = (uintptr_t)addr,
-		.length = len,
-		.hca_va = iova,
-		.pd_handle = pd,
-		.access_flags = access,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
-			      sizeof(resp));
+	struct ib_uverbs_reg_mr_resp resp;
+	int ret = ovbtest_reg_mr_at(fd, pd, addr, len, iova, access, &resp);
 
-	if (ret < 0)
-		return ret;
-	*mr = (struct mr){ resp.mr_handle, resp.lkey, resp.rkey };
-	return 0;
+	if (!ret)
+		*mr = (struct mr){ resp.mr_handle, resp.lkey, resp.rkey };
+	return ret;
 }
 
 /* REREG_MR by write(); 0 and the keys it answered in *@keys, or -errno. */
 static int rereg_mr(int fd, __u32 mr, __u32 flags, void *addr, size_t len,
 		    __u64 iova, __u32 pd, __u32 access, struct mr *keys)
 {
-	struct ib_uverbs_rereg_mr_resp resp = {};
-	struct ib_uverbs_rereg_mr req = {
-		.response = (uintptr_t)&resp,
-		.mr_handle = mr,
-		.flags = flags,
-		.start = (uintptr_t)addr,
-		.length = len,
-		.hca_va = iova,
-		.pd_handle = pd,
-		.access_flags = access,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_REREG_MR, &req,
-			      sizeof(req), sizeof(resp));
+	struct ib_uverbs_rereg_mr_resp resp;
+	int ret = ovbtest_rereg_mr(fd, mr, flags, addr, len, iova, pd, access,
+				   &resp);
 
-	if (ret < 0)
-		return ret;
-	if (keys)
+	if (!ret && keys)
 		*keys = (struct mr){ mr, resp.lkey, resp.rkey };
-	return 0;
+	return ret;
 }
 
 /* A move to @pd alone. */

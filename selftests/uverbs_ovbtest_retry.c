@@ -124,19 +124,6 @@ static void kmsg_scan(int fd, struct kmsg_counts *n)
 	regfree(&re);
 }
 
-static int unload_wait(void)
-{
-	int i, ret = -EBUSY;
-
-	for (i = 0; i < 100; i++) {
-		ret = ovbtest_unload();
-		if (ret != -EAGAIN && ret != -EWOULDBLOCK && ret != -EBUSY)
-			break;
-		usleep(20000);
-	}
-	return ret;
-}
-
 FIXTURE(retry) {
 	int fd;
 	int kmsg;
@@ -295,7 +282,7 @@ TEST_F(retry, close_forces_driver_failure)
 	ASSERT_EQ(self->base.stuck_orphans + 2, info.stuck_orphans);
 	ASSERT_EQ(0, close(fd));
 
-	ASSERT_EQ(0, unload_wait());
+	ASSERT_EQ(0, ovbtest_unload_wait());
 	kmsg_scan(self->kmsg, &k);
 	ASSERT_EQ(self->base.stuck + 2, k.freed);
 	ASSERT_EQ(0, k.warnings);
@@ -316,7 +303,7 @@ TEST_F(retry, disassociate_retries)
 	ASSERT_LE(0, a);
 	b = stuck_create(self->fd, 0, a, &b_id);
 	ASSERT_LE(0, b);
-	ASSERT_EQ(0, unload_wait());
+	ASSERT_EQ(0, ovbtest_unload_wait());
 	ASSERT_FALSE(ovbtest_loaded());
 	kmsg_scan(self->kmsg, &k);
 	ASSERT_CALLS(&k.calls, b_id, REMOVE, -EBUSY, a_id, REMOVE, 0,
@@ -339,7 +326,7 @@ TEST_F(retry, disassociate_forces_driver_failure)
 	ASSERT_LE(0, stuck_create(self->fd, OVBTEST_STUCK_REFUSE, -1, &a_id));
 	ASSERT_LE(0, stuck_create(self->fd, 0, -1, &b_id));
 	kmsg_say("ovb-expect: begin " LEAK_WARN_RE "\n");
-	ASSERT_EQ(0, unload_wait());
+	ASSERT_EQ(0, ovbtest_unload_wait());
 	kmsg_say("ovb-expect: end\n");
 	ASSERT_FALSE(ovbtest_loaded());
 	kmsg_scan(self->kmsg, &k);

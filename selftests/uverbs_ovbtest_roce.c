@@ -34,6 +34,7 @@
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
 #include "qp_abi.h"
+#include "ovbtest_ib_port.h"
 
 /* rdma_ah_attr_type, ib_gid_type as the driver reports them */
 enum { AH_TYPE_IB = 1, AH_TYPE_ROCE = 2 };
@@ -62,61 +63,6 @@ static const __u8 MC4_GID[16] = { [10] = 0xff, 0xff, 224, 1, 2, 3 };
 static const __u8 MC4_MAC[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
 
 /* ------------------------------------------------------------- helpers */
-
-static int query_port_write(int fd, __u8 port,
-			    struct ib_uverbs_query_port_resp *resp)
-{
-	struct ib_uverbs_query_port req = {
-		.response = (uintptr_t)resp,
-		.port_num = port,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_PORT, &req,
-			      sizeof(req), sizeof(*resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int query_port_ioctl(int fd, __u8 port,
-			    struct ib_uverbs_query_port_resp_ex *resp)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
-	ioc_const(&c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, port);
-	ioc_out(&c, UVERBS_ATTR_QUERY_PORT_RESP, resp, sizeof(*resp));
-	return ioc_call(fd, &c);
-}
-
-/* QUERY_GID_TABLE into @e (room for @max); the count or -errno. */
-static int gid_table(int fd, struct ib_uverbs_gid_entry *e, size_t max)
-{
-	__u64 n = 0;
-	struct ioc c;
-	int ret;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
-	ioc_const(&c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*e));
-	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, e,
-		max * sizeof(*e));
-	ioc_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &n,
-		sizeof(n));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)n;
-}
-
-static int gid_entry(int fd, __u32 port, __u32 index,
-		     struct ib_uverbs_gid_entry *e)
-{
-	struct ioc c;
-
-	memset(e, 0xa5, sizeof(*e));
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
-	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port);
-	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, index);
-	ioc_const(&c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
-	ioc_out(&c, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, e, sizeof(*e));
-	return ioc_call(fd, &c);
-}
 
 /* The first line of sysfs file @path into @buf (newline cut); 0 or -errno. */
 static int read_line(const char *path, char *buf, size_t len)
@@ -155,100 +101,6 @@ static int roce_ifindex(char *name, size_t len)
 	return atoi(idx);
 }
 
-static int last_av(int fd, struct ovbtest_av_info *av)
-{
-	struct ioc c;
-
-	memset(av, 0xa5, sizeof(*av));
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, OVBTEST_METHOD_DEVICE_LAST_AV);
-	ioc_out(&c, OVBTEST_ATTR_DEVICE_LAST_AV_INFO, av, sizeof(*av));
-	return ioc_call(fd, &c);
-}
-
-/* An AH attribute: with a GRH when @dgid is not NULL. */
-static struct ib_uverbs_ah_attr ah_attr(__u8 port, __u16 dlid,
-					const __u8 *dgid, __u8 sgid_index)
-{
-	struct ib_uverbs_ah_attr a = {
-		.dlid = dlid,
-		.sl = 3,
-		.port_num = port,
-	};
-
-	if (dgid) {
-		a.is_global = 1;
-		memcpy(a.grh.dgid, dgid, 16);
-		a.grh.sgid_index = sgid_index;
-		a.grh.hop_limit = 64;
-		a.grh.traffic_class = 0x20;
-		a.grh.flow_label = 0x12345;
-	}
-	return a;
-}
-
-/* CREATE_AH's request and response with the driver's data behind it. */
-struct ah_req {
-	struct ib_uverbs_create_ah core;
-};
-
-struct ah_resp {
-	struct ib_uverbs_create_ah_resp core;
-	struct ovbtest_av_info drv;
-} __attribute__((packed));
-
-/* CREATE_AH by write(); the handle or -errno, the driver's AV in *@av. */
-static int create_ah_write(int fd, __u32 pd, struct ib_uverbs_ah_attr attr,
-			   struct ovbtest_av_info *av)
-{
-	struct ah_resp resp;
-	struct ib_uverbs_create_ah req = {
-		.response = (uintptr_t)&resp,
-		.user_handle = 0xa4,
-		.pd_handle = pd,
-		.attr = attr,
-	};
-	ssize_t ret;
-
-	memset(&resp, 0xa5, sizeof(resp));
-	ret = raw_cmd(fd, IB_USER_VERBS_CMD_CREATE_AH, &req, sizeof(req),
-		      sizeof(resp));
-	if (av)
-		memcpy(av, &resp.drv, sizeof(*av));
-	return ret < 0 ? (int)ret : (int)resp.core.ah_handle;
-}
-
-/* The same through UVERBS_METHOD_INVOKE_WRITE, the driver's AV as UHW_OUT. */
-static int create_ah_ioctl(int fd, __u32 pd, struct ib_uverbs_ah_attr attr,
-			   struct ovbtest_av_info *av)
-{
-	struct ib_uverbs_create_ah_resp resp = { .ah_handle = ~0U };
-	struct ib_uverbs_create_ah req = {
-		.user_handle = 0xa4,
-		.pd_handle = pd,
-		.attr = attr,
-	};
-	struct ioc c;
-	int ret;
-
-	memset(av, 0xa5, sizeof(*av));
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
-	ioc_const(&c, UVERBS_ATTR_WRITE_CMD, IB_USER_VERBS_CMD_CREATE_AH);
-	ioc_in(&c, UVERBS_ATTR_CORE_IN, &req, sizeof(req));
-	ioc_out(&c, UVERBS_ATTR_CORE_OUT, &resp, sizeof(resp));
-	ioc_out(&c, UVERBS_ATTR_UHW_OUT, av, sizeof(*av));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)resp.ah_handle;
-}
-
-static int destroy_ah(int fd, __u32 ah)
-{
-	struct ib_uverbs_destroy_ah req = { .ah_handle = ah };
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_DESTROY_AH, &req,
-			      sizeof(req), 0);
-
-	return ret < 0 ? (int)ret : 0;
-}
-
 /* RESET -> INIT on @port. */
 static int qp_init(int fd, __u32 qp, __u8 type, __u8 port)
 {
@@ -276,57 +128,6 @@ static int qp_move(int fd, __u32 qp, __u8 port)
 	};
 
 	return raw_modify_qp(fd, &req);
-}
-
-/* An RC QP's INIT -> RTR with the address vector @dest. */
-static int rc_rtr(int fd, __u32 qp, struct ib_uverbs_ah_attr dest)
-{
-	struct ib_uverbs_modify_qp req = {
-		.qp_handle = qp,
-		.attr_mask = QP_STATE | QP_AV | QP_PATH_MTU | QP_DEST_QPN |
-			     QP_RQ_PSN | QP_MAX_DEST_RD_ATOMIC |
-			     QP_MIN_RNR_TIMER,
-		.qp_state = QPS_RTR,
-		.path_mtu = 3,		/* 1024 */
-		.dest_qp_num = 0x77,
-		.rq_psn = 0x42,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 12,
-	};
-
-	memcpy(req.dest.dgid, dest.grh.dgid, 16);
-	req.dest.flow_label = dest.grh.flow_label;
-	req.dest.sgid_index = dest.grh.sgid_index;
-	req.dest.hop_limit = dest.grh.hop_limit;
-	req.dest.traffic_class = dest.grh.traffic_class;
-	req.dest.dlid = dest.dlid;
-	req.dest.sl = dest.sl;
-	req.dest.is_global = dest.is_global;
-	req.dest.port_num = dest.port_num;
-	return raw_modify_qp(fd, &req);
-}
-
-static int query_qp(int fd, __u32 qp, struct ib_uverbs_query_qp_resp *resp)
-{
-	struct ib_uverbs_query_qp req = {
-		.response = (uintptr_t)resp,
-		.qp_handle = qp,
-		.attr_mask = QP_STATE | QP_PORT | QP_AV,
-	};
-	ssize_t ret = raw_cmd(fd, IB_USER_VERBS_CMD_QUERY_QP, &req,
-			      sizeof(req), sizeof(*resp));
-
-	return ret < 0 ? (int)ret : 0;
-}
-
-static int mcast(int fd, __u32 cmd, __u32 qp, const __u8 gid[16], __u16 lid)
-{
-	struct ib_uverbs_attach_mcast req = { .qp_handle = qp, .mlid = lid };
-	ssize_t ret;
-
-	memcpy(req.gid, gid, 16);
-	ret = raw_cmd(fd, cmd, &req, sizeof(req), 0);
-	return ret < 0 ? (int)ret : 0;
 }
 
 #define ATTACH(qp, gid, lid) \
@@ -519,22 +320,23 @@ TEST_F(roce, create_ah_per_link_layer)
 	int ah;
 
 	/* IB port: a LID AH without a GRH; the driver sees type IB */
-	ah = create_ah_write(self->fd, self->pd, ah_attr(P_IB, 5, NULL, 0), &av);
+	ah = create_ah_write(self->fd, self->pd, ah_attr_on(P_IB, 5, NULL, 0),
+			     &av);
 	ASSERT_LE(0, ah);
 	EXPECT_EQ(OVBTEST_AV_CREATE_AH, av.source);
 	EXPECT_EQ(AH_TYPE_IB, av.type);
 	EXPECT_EQ(P_IB, av.port_num);
 	EXPECT_EQ(5, av.dlid);
-	EXPECT_EQ(3, av.sl);
+	EXPECT_EQ(5, av.sl);
 	EXPECT_EQ(0, av.ah_flags);
 	EXPECT_EQ(GID_NONE, av.gid_type);
 	EXPECT_EQ(0, destroy_ah(self->fd, ah));
 	/* ... no LID and no GRH: the driver's EINVAL (as rdmavt) */
 	EXPECT_EQ(-EINVAL, create_ah_write(self->fd, self->pd,
-					   ah_attr(P_IB, 0, NULL, 0), NULL));
+					   ah_attr_on(P_IB, 0, NULL, 0), NULL));
 	/* ... a GRH from the IB port's GID */
 	ah = create_ah_write(self->fd, self->pd,
-			     ah_attr(P_IB, 5, PEER_GID, 0), &av);
+			     ah_attr_on(P_IB, 5, PEER_GID, 0), &av);
 	ASSERT_LE(0, ah);
 	EXPECT_EQ(AH_TYPE_IB, av.type);
 	EXPECT_EQ(1, av.ah_flags);
@@ -544,20 +346,23 @@ TEST_F(roce, create_ah_per_link_layer)
 	EXPECT_EQ(0, destroy_ah(self->fd, ah));
 
 	/* RoCE port: no GRH is refused by ib_core, whatever the LID */
-	EXPECT_EQ(-EINVAL, create_ah_write(self->fd, self->pd,
-					   ah_attr(P_ROCE, 5, NULL, 0), NULL));
-	EXPECT_EQ(-EINVAL, create_ah_ioctl(self->fd, self->pd,
-					   ah_attr(P_ROCE, 0, NULL, 0), &av));
+	EXPECT_EQ(-EINVAL,
+		  create_ah_write(self->fd, self->pd,
+				  ah_attr_on(P_ROCE, 5, NULL, 0), NULL));
+	EXPECT_EQ(-EINVAL,
+		  create_ah_ioctl(self->fd, self->pd,
+				  ah_attr_on(P_ROCE, 0, NULL, 0), &av));
 	/* a GID index with no entry (ib_core's ENODATA), past the table */
 	EXPECT_EQ(-ENODATA, create_ah_write(self->fd, self->pd,
-					   ah_attr(P_ROCE, 0, PEER_GID, 5),
+					   ah_attr_on(P_ROCE, 0, PEER_GID, 5),
 					   NULL));
 	EXPECT_EQ(-EINVAL, create_ah_write(self->fd, self->pd,
-					   ah_attr(P_ROCE, 0, PEER_GID, 200),
+					   ah_attr_on(P_ROCE, 0, PEER_GID, 200),
 					   NULL));
 	/* no port 3 */
-	EXPECT_EQ(-EINVAL, create_ah_write(self->fd, self->pd,
-					   ah_attr(3, 0, PEER_GID, 0), NULL));
+	EXPECT_EQ(-EINVAL,
+		  create_ah_write(self->fd, self->pd,
+				  ah_attr_on(3, 0, PEER_GID, 0), NULL));
 	EXPECT_EQ(0, last_av(self->fd, &av));
 	EXPECT_EQ(P_IB, av.port_num);	/* none of those reached the driver */
 }
@@ -569,7 +374,7 @@ TEST_F(roce, create_ah_roce_resolves_the_mac)
 
 	/* link-local destination, RoCE v1 source: the MAC inside the GID */
 	ah = create_ah_write(self->fd, self->pd,
-			     ah_attr(P_ROCE, 0x77, PEER_GID, 0), &av);
+			     ah_attr_on(P_ROCE, 0x77, PEER_GID, 0), &av);
 	ASSERT_LE(0, ah);
 	EXPECT_EQ(AH_TYPE_ROCE, av.type);
 	EXPECT_EQ(P_ROCE, av.port_num);
@@ -585,7 +390,7 @@ TEST_F(roce, create_ah_roce_resolves_the_mac)
 	EXPECT_EQ(0x12345, av.flow_label);
 	/* the ioctl path: the same core answer, the same driver data */
 	ah2 = create_ah_ioctl(self->fd, self->pd,
-			      ah_attr(P_ROCE, 0x77, PEER_GID, 0), &av2);
+			      ah_attr_on(P_ROCE, 0x77, PEER_GID, 0), &av2);
 	ASSERT_LE(0, ah2);
 	EXPECT_NE(ah, ah2);
 	EXPECT_EQ(av.seq + 1, av2.seq);
@@ -600,7 +405,7 @@ TEST_F(roce, create_ah_roce_resolves_the_mac)
 
 	/* IPv6 multicast from the RoCE v2 GID */
 	ah = create_ah_write(self->fd, self->pd,
-			     ah_attr(P_ROCE, 0, MC6_GID, 1), &av);
+			     ah_attr_on(P_ROCE, 0, MC6_GID, 1), &av);
 	ASSERT_LE(0, ah);
 	EXPECT_EQ(0, memcmp(av.dmac, MC6_MAC, 6));
 	EXPECT_EQ(1, av.sgid_index);
@@ -609,7 +414,7 @@ TEST_F(roce, create_ah_roce_resolves_the_mac)
 	EXPECT_EQ(0, destroy_ah(self->fd, ah));
 	/* IPv4 multicast (v4-mapped) */
 	ah = create_ah_ioctl(self->fd, self->pd,
-			     ah_attr(P_ROCE, 0, MC4_GID, 1), &av);
+			     ah_attr_on(P_ROCE, 0, MC4_GID, 1), &av);
 	ASSERT_LE(0, ah);
 	EXPECT_EQ(0, memcmp(av.dmac, MC4_MAC, 6));
 	EXPECT_EQ(0, destroy_ah(self->fd, ah));
@@ -628,17 +433,18 @@ TEST_F(roce, rc_rtr_with_a_roce_av)
 	ASSERT_LE(0, qp);
 	ASSERT_EQ(0, qp_init(self->fd, qp, QPT_RC, P_ROCE));
 	/* a RoCE AV without a GRH: ib_core's EINVAL */
-	EXPECT_EQ(-EINVAL, rc_rtr(self->fd, qp, ah_attr(P_ROCE, 5, NULL, 0)));
+	EXPECT_EQ(-EINVAL,
+		  rc_rtr(self->fd, qp, ah_attr_on(P_ROCE, 5, NULL, 0)));
 	/* an AV on the other port than the QP's: ib_uverbs' EINVAL */
-	EXPECT_EQ(-EINVAL, rc_rtr(self->fd, qp, ah_attr(P_IB, 5, NULL, 0)));
+	EXPECT_EQ(-EINVAL, rc_rtr(self->fd, qp, ah_attr_on(P_IB, 5, NULL, 0)));
 	/* an empty GID slot */
 	EXPECT_EQ(-ENODATA, rc_rtr(self->fd, qp,
-				  ah_attr(P_ROCE, 0, PEER_GID, 7)));
+				  ah_attr_on(P_ROCE, 0, PEER_GID, 7)));
 	ASSERT_EQ(0, query_qp(self->fd, qp, &q));
 	EXPECT_EQ(QPS_INIT, q.qp_state);
 
 	/* the GRH from the v1 GID: the MAC reaches the driver */
-	ASSERT_EQ(0, rc_rtr(self->fd, qp, ah_attr(P_ROCE, 0, PEER_GID, 0)));
+	ASSERT_EQ(0, rc_rtr(self->fd, qp, ah_attr_on(P_ROCE, 0, PEER_GID, 0)));
 	ASSERT_EQ(0, last_av(self->fd, &av));
 	EXPECT_EQ(OVBTEST_AV_MODIFY_QP, av.source);
 	EXPECT_EQ(qpn, av.qp_num);
@@ -675,8 +481,8 @@ TEST_F(roce, qp_moves_between_ports)
 	EXPECT_EQ(QPS_INIT, q.qp_state);
 	EXPECT_EQ(P_ROCE, q.port_num);
 	/* the IB port's LID AV no longer fits */
-	EXPECT_EQ(-EINVAL, rc_rtr(self->fd, qp, ah_attr(P_IB, 9, NULL, 0)));
-	ASSERT_EQ(0, rc_rtr(self->fd, qp, ah_attr(P_ROCE, 0, MC6_GID, 1)));
+	EXPECT_EQ(-EINVAL, rc_rtr(self->fd, qp, ah_attr_on(P_IB, 9, NULL, 0)));
+	ASSERT_EQ(0, rc_rtr(self->fd, qp, ah_attr_on(P_ROCE, 0, MC6_GID, 1)));
 	ASSERT_EQ(0, last_av(self->fd, &av));
 	EXPECT_EQ(0, memcmp(av.dmac, MC6_MAC, 6));
 	/* no port change once past INIT (RTR -> RTS cannot carry one) */
@@ -688,8 +494,9 @@ TEST_F(roce, qp_moves_between_ports)
 	ASSERT_LE(0, qp);
 	ASSERT_EQ(0, qp_init(self->fd, qp, QPT_RC, P_ROCE));
 	ASSERT_EQ(0, qp_move(self->fd, qp, P_IB));
-	EXPECT_EQ(-EINVAL, rc_rtr(self->fd, qp, ah_attr(P_ROCE, 0, PEER_GID, 0)));
-	ASSERT_EQ(0, rc_rtr(self->fd, qp, ah_attr(P_IB, 9, NULL, 0)));
+	EXPECT_EQ(-EINVAL,
+		  rc_rtr(self->fd, qp, ah_attr_on(P_ROCE, 0, PEER_GID, 0)));
+	ASSERT_EQ(0, rc_rtr(self->fd, qp, ah_attr_on(P_IB, 9, NULL, 0)));
 	ASSERT_EQ(0, last_av(self->fd, &av));
 	EXPECT_EQ(AH_TYPE_IB, av.type);
 	EXPECT_EQ(P_IB, av.port_num);
@@ -906,7 +713,7 @@ TEST_F(roce_ip, create_ah_resolves_unicast_by_neighbour)
 
 	/* IPv4 (v4-mapped GID) from the v2 GID of the netdev's address */
 	ah = create_ah_write(self->fd, self->pd,
-			     ah_attr(P_ROCE, 0, V4_PEER_GID, self->v4_idx),
+			     ah_attr_on(P_ROCE, 0, V4_PEER_GID, self->v4_idx),
 			     &av);
 	ASSERT_LE(0, ah);
 	EXPECT_EQ(0, memcmp(av.dmac, V4_PEER_MAC, 6));
@@ -916,7 +723,7 @@ TEST_F(roce_ip, create_ah_resolves_unicast_by_neighbour)
 	EXPECT_EQ(self->ifindex, (int)av.ndev_ifindex);
 	EXPECT_EQ(64, av.hop_limit);
 	ah2 = create_ah_ioctl(self->fd, self->pd,
-			      ah_attr(P_ROCE, 0, V4_PEER_GID, self->v4_idx),
+			      ah_attr_on(P_ROCE, 0, V4_PEER_GID, self->v4_idx),
 			      &av2);
 	ASSERT_LE(0, ah2);
 	EXPECT_EQ(0, memcmp(av2.dmac, V4_PEER_MAC, 6));
@@ -925,7 +732,7 @@ TEST_F(roce_ip, create_ah_resolves_unicast_by_neighbour)
 
 	/* IPv6 global unicast */
 	ah = create_ah_ioctl(self->fd, self->pd,
-			     ah_attr(P_ROCE, 0, V6_PEER_GID, self->v6_idx),
+			     ah_attr_on(P_ROCE, 0, V6_PEER_GID, self->v6_idx),
 			     &av);
 	ASSERT_LE(0, ah);
 	EXPECT_EQ(0, memcmp(av.dmac, V6_PEER_MAC, 6));
@@ -946,16 +753,18 @@ TEST_F(roce_ip, unresolvable_destinations)
 
 	ASSERT_EQ(0, last_av(self->fd, &before));
 	ret = create_ah_write(self->fd, self->pd,
-			      ah_attr(P_ROCE, 0, V4_NOROUTE_GID, self->v4_idx),
+			      ah_attr_on(P_ROCE, 0, V4_NOROUTE_GID,
+					 self->v4_idx),
 			      &av);
 	EXPECT_EQ(-ETIMEDOUT, ret);
 	ret = create_ah_write(self->fd, self->pd,
-			      ah_attr(P_ROCE, 0, V4_SILENT_GID, self->v4_idx),
+			      ah_attr_on(P_ROCE, 0, V4_SILENT_GID,
+					 self->v4_idx),
 			      &av);
 	EXPECT_EQ(-ETIMEDOUT, ret);
 	/* an IPv4 destination from the IPv6 source GID */
 	ret = create_ah_ioctl(self->fd, self->pd,
-			      ah_attr(P_ROCE, 0, V4_PEER_GID, self->v6_idx),
+			      ah_attr_on(P_ROCE, 0, V4_PEER_GID, self->v6_idx),
 			      &av);
 	EXPECT_EQ(-EINVAL, ret) TH_LOG("v4 destination, v6 source: %d", ret);
 	ASSERT_EQ(0, last_av(self->fd, &av));
@@ -974,9 +783,9 @@ TEST_F(roce_ip, rc_rtr_resolves_unicast)
 	ASSERT_EQ(0, qp_init(self->fd, qp, QPT_RC, P_ROCE));
 	EXPECT_EQ(-ETIMEDOUT,
 		  rc_rtr(self->fd, qp,
-			 ah_attr(P_ROCE, 0, V4_NOROUTE_GID, self->v4_idx)));
+			 ah_attr_on(P_ROCE, 0, V4_NOROUTE_GID, self->v4_idx)));
 	ASSERT_EQ(0, rc_rtr(self->fd, qp,
-			    ah_attr(P_ROCE, 0, V4_PEER_GID, self->v4_idx)));
+			    ah_attr_on(P_ROCE, 0, V4_PEER_GID, self->v4_idx)));
 	ASSERT_EQ(0, last_av(self->fd, &av));
 	EXPECT_EQ(OVBTEST_AV_MODIFY_QP, av.source);
 	EXPECT_EQ(qpn, av.qp_num);

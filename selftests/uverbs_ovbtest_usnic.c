@@ -211,13 +211,14 @@ TEST_F(usnic, mcast_and_flow)
 	ASSERT_EQ(0, ud_init(self->fd, qp));
 	if (variant->usnic) {
 		EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_ATTACH_MCAST,
-				   qp, 0));
+				   qp, MGID, 0));
 		EXPECT_EQ(1, ovbtest_info(self->fd).mcast_attached);
 		EXPECT_EQ(0, mcast(self->fd, IB_USER_VERBS_CMD_DETACH_MCAST,
-				   qp, 0));
+				   qp, MGID, 0));
 	} else {
 		EXPECT_EQ(-EINVAL, mcast(self->fd,
-					 IB_USER_VERBS_CMD_ATTACH_MCAST, qp, 0));
+					 IB_USER_VERBS_CMD_ATTACH_MCAST,
+					 qp, MGID, 0));
 	}
 	EXPECT_EQ(0, ovbtest_info(self->fd).mcast_attached);
 

@@ -82,20 +82,6 @@ static int qp_create(int fd, __u32 type, const struct qp_objs *o,
 	return (int)c.attrs[0].data;
 }
 
-/* QP_DESTROY; the events it reports, or -errno. */
-static int qp_destroy(int fd, __u32 handle)
-{
-	struct ib_uverbs_destroy_qp_resp resp = { .events_reported = ~0u };
-	struct ioc c;
-	int ret;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
-	ioc_obj(&c, UVERBS_ATTR_DESTROY_QP_HANDLE, handle);
-	ioc_out(&c, UVERBS_ATTR_DESTROY_QP_RESP, &resp, sizeof(resp));
-	ret = ioc_call(fd, &c);
-	return ret ? ret : (int)resp.events_reported;
-}
-
 struct srq_objs {
 	long long pd, xrcd, cq, event_fd;
 };
@@ -355,11 +341,11 @@ TEST_F(xioc, qp_create_xrc_tgt)
 	EXPECT_EQ(0, raise_ev(self->fd2, UVERBS_OBJECT_QP, oresp.qp_handle,
 			      EV_QP_FATAL));
 	EXPECT_EV(self->afd, 0x71, EV_QP_FATAL);
-	EXPECT_EQ(1, qp_destroy(self->fd, qp));
-	EXPECT_EQ(-ENOENT, qp_destroy(self->fd, qp));
+	EXPECT_EQ(1, ioc_qp_destroy(self->fd, qp));
+	EXPECT_EQ(-ENOENT, ioc_qp_destroy(self->fd, qp));
 	/* the opener's handle keeps it; it had no event file (6.1) */
 	EXPECT_LIVE(qps, 1);
-	EXPECT_EQ(0, qp_destroy(self->fd2, oresp.qp_handle));
+	EXPECT_EQ(0, ioc_qp_destroy(self->fd2, oresp.qp_handle));
 	EXPECT_LIVE(qps, 0);
 	EXPECT_EQ(0, close_xrcd(self->fd, self->xrcd));
 }
@@ -400,7 +386,7 @@ TEST_F(xioc, qp_create_xrc_ini)
 	EXPECT_EQ(0, raise_ev(self->fd, UVERBS_OBJECT_QP, qp, EV_QP_FATAL));
 	EXPECT_EQ(0, raise_ev(self->fd, UVERBS_OBJECT_QP, qp, EV_QP_FATAL));
 	/* both queued, none read: none counted, both dropped */
-	EXPECT_EQ(0, qp_destroy(self->fd, qp));
+	EXPECT_EQ(0, ioc_qp_destroy(self->fd, qp));
 	EXPECT_EQ(-1, read(self->afd, &ev, sizeof(ev)));
 	EXPECT_EQ(EAGAIN, errno);
 	EXPECT_EQ(0, srq_destroy(self->fd, s));
@@ -508,7 +494,7 @@ TEST_F(xioc, wq_create_destroy)
 					   UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
 					   UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
 					   t));
-	EXPECT_EQ(0, qp_destroy(self->fd, qp));
+	EXPECT_EQ(0, ioc_qp_destroy(self->fd, qp));
 	EXPECT_EQ(-EINVAL, destroy_by_ioctl(self->fd, UVERBS_OBJECT_RWQ_IND_TBL,
 					    UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
 					    UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
