@@ -304,6 +304,30 @@ static inline int ovbtest_device_info(int fd, struct ovbtest_device_info *info)
 	return ioc_call(fd, &c);
 }
 
+/*
+ * 6.12: the test HCA revokes every user mapping of the device
+ * (rdma_user_mmap_disassociate(), as hns before a reset); 0 or -errno
+ * (6.1: -EPROTONOSUPPORT, the method does not exist).
+ */
+static inline int ovbtest_mmap_revoke(int fd)
+{
+	struct ioc c;
+
+	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
+			 OVBTEST_METHOD_DEVICE_MMAP_REVOKE);
+	return ioc_call(fd, &c);
+}
+
+/* The first u64 of the context's doorbell page as the driver reads it. */
+static inline __u64 ovbtest_doorbell_value(int fd)
+{
+	struct ovbtest_device_info info = {};
+
+	if (ovbtest_device_info(fd, &info))
+		return ~0ULL;
+	return info.doorbell_value;
+}
+
 /* What the driver counts live; all ones when it cannot say. */
 static inline struct ovbtest_device_info ovbtest_info(int fd)
 {

@@ -373,24 +373,6 @@ TEST_F(k, cq_create_by_write_has_no_driver_attribute)
 			     sizeof(dreq), sizeof(dresp)));
 }
 
-static int mmap_revoke(int fd)
-{
-	struct ioc c;
-
-	ovbtest_ioc_init(&c, UVERBS_OBJECT_DEVICE,
-			 OVBTEST_METHOD_DEVICE_MMAP_REVOKE);
-	return ioc_call(fd, &c);
-}
-
-static uint64_t doorbell_value(int fd)
-{
-	struct ovbtest_device_info info = {};
-
-	if (ovbtest_device_info(fd, &info))
-		return ~0ULL;
-	return info.doorbell_value;
-}
-
 /*
  * rdma_user_mmap_disassociate() (6.12; ovbtest calls it as hns does
  * before a reset): every mapping of the device is zapped - a read-only
@@ -404,7 +386,7 @@ TEST_F(k, mmap_disassociate)
 	volatile uint64_t *cnt, *db, *db2;
 
 	if (!ovbtest_k612()) {
-		EXPECT_EQ(-EPROTONOSUPPORT, mmap_revoke(self->fd));
+		EXPECT_EQ(-EPROTONOSUPPORT, ovbtest_mmap_revoke(self->fd));
 		return;
 	}
 	cnt = mmap(NULL, PG, PROT_READ, MAP_SHARED, self->fd,
@@ -415,14 +397,14 @@ TEST_F(k, mmap_disassociate)
 	ASSERT_NE(MAP_FAILED, db);
 	EXPECT_EQ(OVBTEST_MAGIC, cnt[2]);
 	db[0] = 0x1234;
-	EXPECT_EQ(0x1234, doorbell_value(self->fd));
+	EXPECT_EQ(0x1234, ovbtest_doorbell_value(self->fd));
 
-	ASSERT_EQ(0, mmap_revoke(self->fd));
+	ASSERT_EQ(0, ovbtest_mmap_revoke(self->fd));
 	EXPECT_EQ(0, cnt[2]);			/* the zero page */
 	EXPECT_EQ(0, db[0]);			/* the disassociate page */
 	db[0] = 0x5678;				/* goes there, not to the HCA */
 	EXPECT_EQ(0x5678, db[0]);
-	EXPECT_EQ(0x1234, doorbell_value(self->fd));
+	EXPECT_EQ(0x1234, ovbtest_doorbell_value(self->fd));
 
 	/* the context lives on, its entries too: map them again */
 	EXPECT_LE(0, raw_alloc_pd(self->fd));
@@ -431,11 +413,11 @@ TEST_F(k, mmap_disassociate)
 	ASSERT_NE(MAP_FAILED, db2);
 	EXPECT_EQ(0x1234, db2[0]);
 	db2[0] = 0x9abc;
-	EXPECT_EQ(0x9abc, doorbell_value(self->fd));
+	EXPECT_EQ(0x9abc, ovbtest_doorbell_value(self->fd));
 	/* a second revoke takes the new mapping too; the old stays zapped */
-	ASSERT_EQ(0, mmap_revoke(self->fd));
+	ASSERT_EQ(0, ovbtest_mmap_revoke(self->fd));
 	EXPECT_EQ(0x5678, db2[0]);	/* the same disassociate page */
-	EXPECT_EQ(0x9abc, doorbell_value(self->fd));
+	EXPECT_EQ(0x9abc, ovbtest_doorbell_value(self->fd));
 	munmap((void *)db2, PG);
 	munmap((void *)db, PG);
 	munmap((void *)cnt, PG);
@@ -493,13 +475,13 @@ TEST_F(k, mmap_disassociate_races_mmap)
 	int i, ret = 0;
 
 	if (!ovbtest_k612()) {
-		EXPECT_EQ(-EPROTONOSUPPORT, mmap_revoke(self->fd));
+		EXPECT_EQ(-EPROTONOSUPPORT, ovbtest_mmap_revoke(self->fd));
 		return;
 	}
 	ASSERT_EQ(0, pthread_create(&t, NULL, mapper_run, &m));
 	for (i = 0; i < 2000 && !ret; i++) {
 		pthread_mutex_lock(&m.lock);
-		ret = mmap_revoke(self->fd);
+		ret = ovbtest_mmap_revoke(self->fd);
 		pthread_mutex_unlock(&m.lock);
 		usleep(50);
 	}
