@@ -310,6 +310,7 @@ const struct uapi_definition ovbtest_uapi_defs[] = {
 	UAPI_DEF_CHAIN(ovbtest_irq_events_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_fatal_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_mmap_uapi_defs),
+	UAPI_DEF_CHAIN(ovbtest_mmap_kinds_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_dm_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_ctx_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_attrs_uapi_defs),

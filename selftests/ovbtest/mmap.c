@@ -221,7 +221,7 @@ static void ovbtest_bar_page_put(struct ovbtest_mmap_page *p)
 /* ----------------------------------------------------------- entries */
 
 /* The pages behind @p, and a bus-less entry's pfn. */
-static int ovbtest_mmap_pages_get(struct ovbtest_mmap_page *p, u64 fill)
+int ovbtest_mmap_pages_get(struct ovbtest_mmap_page *p, u64 fill)
 {
 	if (p->kind != OVBTEST_MMAP_CACHED)
 		return ovbtest_mmap_has_bar() ? ovbtest_bar_page_get(p, fill) :
@@ -230,7 +230,7 @@ static int ovbtest_mmap_pages_get(struct ovbtest_mmap_page *p, u64 fill)
 	return p->page ? 0 : -ENOMEM;
 }
 
-static void ovbtest_mmap_pages_put(struct ovbtest_mmap_page *p)
+void ovbtest_mmap_pages_put(struct ovbtest_mmap_page *p)
 {
 	if (p->kind == OVBTEST_MMAP_CACHED)
 		free_pages((unsigned long)p->page, p->order);
@@ -333,20 +333,31 @@ static int ovbtest_mmap_fixed(struct ib_ucontext *ibuc,
 				 NULL);
 }
 
-/* A read-only entry never maps writable; every kind maps shared. */
+/*
+ * A read-only entry never maps writable; every kind maps shared.  The
+ * offsets of mmap_kinds.c's buffers are theirs: a PHYS buffer's physical
+ * address first (as ocrdma looks its list up), then their entries.
+ */
 static int ovbtest_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 {
 	struct rdma_user_mmap_entry *entry;
 	struct ovbtest_mmap_page *p;
 	unsigned long pfn;
-	int ret = -EPERM;
+	int ret;
 
 	if (vma->vm_pgoff == OVBTEST_MMAP_FIXED_PGOFF)
 		return ovbtest_mmap_fixed(ibuc, vma);
+	if (ovbtest_kmap_phys_mmap(ibuc, vma, &ret))
+		return ret;
 	entry = rdma_user_mmap_entry_get(ibuc, vma);
 	if (!entry)
 		return -EINVAL;
 	p = to_opage(entry);
+	if (p->kmap) {
+		ret = ovbtest_kmap_mmap(vma, p);
+		goto out;
+	}
+	ret = -EPERM;
 	if (p->read_only) {
 		if (vma->vm_flags & VM_WRITE)
 			goto out;
@@ -366,6 +377,10 @@ static void ovbtest_mmap_free(struct rdma_user_mmap_entry *entry)
 {
 	struct ovbtest_mmap_page *p = to_opage(entry);
 
+	if (p->kmap) {
+		ovbtest_kmap_free(p);
+		return;
+	}
 	ovbtest_mmap_pages_put(p);
 	kfree(p);
 	atomic_dec(&ovbtest_mmap_live);

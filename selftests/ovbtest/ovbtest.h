@@ -134,6 +134,7 @@ struct ovbtest_mmap_page {
 	struct rdma_user_mmap_entry rdma_entry;
 	enum ovbtest_mmap_kind kind;
 	bool read_only;
+	bool kmap;		/* a buffer of mmap_kinds.c, mapped there */
 	void *page;		/* cached: the pages, 1 << order of them */
 	unsigned int order;
 	void __iomem *io;	/* BAR pages: the kernel's mapping of it */
@@ -148,6 +149,9 @@ struct ovbtest_ucontext {
 	/* BAR pages, NULL without a BAR (mmap.c) */
 	struct ovbtest_mmap_page *wc;
 	struct ovbtest_mmap_page *nc;
+	/* mmap_kinds.c: the PHYS buffers, found by physical address */
+	struct mutex kmap_lock;
+	struct list_head kmaps;
 };
 
 /* owner: the creating context, NULL for kernel objects (udata.c) */
@@ -324,6 +328,16 @@ struct ovbtest_mmap_page *ovbtest_mmap_insert(struct ib_ucontext *ibuc,
 					      bool read_only, u64 fill);
 u64 ovbtest_mmap_read(struct ovbtest_mmap_page *p);
 u64 ovbtest_mmap_fixed_read(unsigned int i);
+int ovbtest_mmap_pages_get(struct ovbtest_mmap_page *p, u64 fill);
+void ovbtest_mmap_pages_put(struct ovbtest_mmap_page *p);
+
+/* mmap_kinds.c: buffers mapped as siw, qedr, mlx5, ocrdma, pvrdma do */
+extern const struct uapi_definition ovbtest_mmap_kinds_uapi_defs[];
+void ovbtest_kmap_ctx_init(struct ovbtest_ucontext *uc);
+bool ovbtest_kmap_phys_mmap(struct ib_ucontext *ibuc,
+			    struct vm_area_struct *vma, int *ret);
+int ovbtest_kmap_mmap(struct vm_area_struct *vma, struct ovbtest_mmap_page *p);
+void ovbtest_kmap_free(struct ovbtest_mmap_page *p);
 
 /* qp.c */
 extern const struct ib_device_ops ovbtest_qp_ops;

@@ -73,6 +73,7 @@ static int ovbtest_alloc_ucontext(struct ib_ucontext *ibuc,
 	if (ovbtest_failed(ibuc->device))
 		return -EAGAIN;
 	resp.magic = OVBTEST_MAGIC;
+	ovbtest_kmap_ctx_init(uc);
 	ret = ovbtest_ucontext_map(uc, &resp);
 	if (!ret)
 		ret = ib_copy_to_udata(udata, &resp,

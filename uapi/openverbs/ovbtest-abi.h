@@ -1258,4 +1258,80 @@ enum ovbtest_dm_query_attrs {
 	OVBTEST_ATTR_DM_QUERY_MRS,			/* PTR_OUT __u32, optional */
 };
 
+/*
+ * OVBTEST_OBJECT_MMAP_KIND: a buffer of the driver that user space maps
+ * the way one named driver maps its queues, outside rdma_user_mmap_io()
+ * (selftests/ovbtest/mmap_kinds.c; test:
+ * selftests/uverbs_ovbtest_mmap_kinds.c).  CREATE returns the mmap()
+ * offset (bytes) and length; ACCESS reads, then optionally writes, the
+ * u64 at INDEX of the buffer as the driver sees it; DESTROY frees it, as
+ * destroying the queue that owns it would.  OVBTEST_NS + 8: a driver
+ * object key of its own (see ovbtest_methods_objects for the limit;
+ * OVBTEST_NS + 9 stays undefined: uverbs_ovbtest asserts on it).
+ */
+enum ovbtest_mmap_kind_objects {
+	OVBTEST_OBJECT_MMAP_KIND = OVBTEST_NS + 8,
+};
+
+enum ovbtest_mmap_kind_methods {
+	OVBTEST_METHOD_MMAP_KIND_CREATE = OVBTEST_NS,
+	OVBTEST_METHOD_MMAP_KIND_ACCESS,
+	OVBTEST_METHOD_MMAP_KIND_DESTROY,
+};
+
+enum ovbtest_mmap_kind_create_attrs {
+	OVBTEST_ATTR_MMAP_KIND_CREATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR NEW */
+	OVBTEST_ATTR_MMAP_KIND_CREATE_KIND,	/* CONST_IN u32, mandatory */
+	OVBTEST_ATTR_MMAP_KIND_CREATE_FILL,	/* PTR_IN u64: the first u64 */
+	OVBTEST_ATTR_MMAP_KIND_CREATE_OFFSET,	/* PTR_OUT u64 */
+	OVBTEST_ATTR_MMAP_KIND_CREATE_LENGTH,	/* PTR_OUT u64 */
+};
+
+enum ovbtest_mmap_kind_access_attrs {
+	OVBTEST_ATTR_MMAP_KIND_ACCESS_HANDLE = OVBTEST_ATTR_NS,	/* IDR READ */
+	OVBTEST_ATTR_MMAP_KIND_ACCESS_INDEX,	/* PTR_IN u32, mandatory */
+	OVBTEST_ATTR_MMAP_KIND_ACCESS_WRITE,	/* PTR_IN u64: stored after */
+	OVBTEST_ATTR_MMAP_KIND_ACCESS_READ,	/* PTR_OUT u64, mandatory */
+};
+
+enum ovbtest_mmap_kind_destroy_attrs {
+	OVBTEST_ATTR_MMAP_KIND_DESTROY_HANDLE = OVBTEST_ATTR_NS,	/* IDR DESTROY */
+};
+
+/*
+ * The kinds, each modelled on one driver.  None is recorded by ib_core
+ * (no rdma_user_mmap_io()), so a hot-unplug's disassociation leaves every
+ * one of these mappings in place.  Every kind wants a MAP_SHARED map of
+ * exactly its length (-EINVAL otherwise).
+ */
+enum ovbtest_mmap_kind_type {
+	/* siw: OVBTEST_MMAP_KIND_VMALLOC_PAGES pages of vmalloc_user(),
+	 * found through an mmap entry, mapped by remap_vmalloc_range()
+	 */
+	OVBTEST_MMAP_KIND_VMALLOC,
+	/* qedr's doorbell-recovery page (efa's queues): one kernel page,
+	 * an mmap entry, vm_insert_page()
+	 */
+	OVBTEST_MMAP_KIND_PAGE,
+	/* mlx5's clock-info page: as PAGE, read-only: a map asking for
+	 * PROT_WRITE or PROT_EXEC gets -EPERM, and VM_MAYWRITE is cleared
+	 */
+	OVBTEST_MMAP_KIND_PAGE_RO,
+	/* ocrdma (cxgb4): kernel pages at an offset that is their physical
+	 * address, looked up in a list of the context, remap_pfn_range()
+	 * with VM_IO set (as usnic); no mmap entry.  A hot-unplug cannot
+	 * take this mapping away, so the driver then leaves the pages to it
+	 * (never freed) instead of freeing memory a process still maps.
+	 */
+	OVBTEST_MMAP_KIND_PHYS,
+	/* vmw_pvrdma's UAR: a non-cached BAR page, io_remap_pfn_range(),
+	 * VM_DONTCOPY | VM_DONTEXPAND: a fork's child has no mapping.
+	 * Needs the BAR (OVBTEST_UCTX_BAR; -ENODEV otherwise).
+	 */
+	OVBTEST_MMAP_KIND_DONTCOPY,
+	OVBTEST_MMAP_KIND_NUM
+};
+
+#define OVBTEST_MMAP_KIND_VMALLOC_PAGES	3
+
 #endif /* OPENVERBS_UAPI_OVBTEST_ABI_H */
