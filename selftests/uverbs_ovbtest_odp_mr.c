@@ -184,6 +184,24 @@ static long param(const char *name)
 	return sysfs_long(path);
 }
 
+/*
+ * Anonymous memory of the test, without transparent huge pages: neither
+ * a huge page fault nor khugepaged's collapse (which moves pages, an
+ * invalidation of its own, at any time) may change what is mapped.
+ */
+static void *anon(void *at, size_t len)
+{
+	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED : 0),
+		       -1, 0);
+
+	if (p != MAP_FAILED && madvise(p, len, MADV_NOHUGEPAGE)) {
+		munmap(p, len);
+		p = MAP_FAILED;
+	}
+	return p;
+}
+
 /* Bytes of @p that are not 0. */
 static size_t nonzero(const char *p, size_t len)
 {
@@ -271,10 +289,8 @@ FIXTURE_SETUP(odp)
 	HCA_SETUP_OPEN(self->fd, &uctx, self->pd);
 	self->base = ovbtest_info(self->fd);
 	ASSERT_EQ(OVBTEST_MAGIC, self->base.magic);
-	self->buf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	self->pbuf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	self->buf = anon(NULL, BUF_LEN);
+	self->pbuf = anon(NULL, BUF_LEN);
 	ASSERT_NE(MAP_FAILED, self->buf);
 	ASSERT_NE(MAP_FAILED, self->pbuf);
 	memset(self->pbuf, 0, BUF_LEN);
@@ -386,8 +402,7 @@ TEST_F(odp, reg_mr_on_demand_pins_nothing)
 	 * MR faulted all of self->buf in: a new mapping, 3 of 8 touched).
 	 */
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, mr.h));
-	q = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	q = anon(NULL, 8 * PG);
 	ASSERT_NE(MAP_FAILED, q);
 	memset(q + 2 * PG, 1, 3 * PG);
 	ASSERT_EQ(0, reg_buf(self->fd, self->pd, q, 8 * PG, LW | ODP, &mr));
@@ -506,8 +521,7 @@ TEST_F(odp, invalidation_then_new_pages)
 	EXPECT_LT(st.invalidations, state_of(self->fd, mr.h).invalidations);
 	/* no mapping at all: the HCA's fault fails */
 	EXPECT_EQ(-EFAULT, COPY(mr.h, 0, self->pmr.h, 0, 16));
-	p = mmap(self->buf, BUF_LEN, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	p = anon(self->buf, BUF_LEN);
 	ASSERT_EQ(self->buf, p);
 	fill(self->buf, BUF_LEN, 77);
 	ASSERT_EQ(0, COPY(mr.h, 7 * PG, self->pmr.h, 0, PG));
@@ -539,8 +553,7 @@ TEST_F(odp, implicit_mr)
 	EXPECT_EQ(0, st.readable);
 
 	/* 4 MiB, aligned to 2 MiB: a copy across the middle */
-	area = mmap(NULL, 3 * CHILD, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	area = anon(NULL, 3 * CHILD);
 	ASSERT_NE(MAP_FAILED, area);
 	p = (char *)(((uintptr_t)area + CHILD - 1) & ~(CHILD - 1));
 	fill(p + CHILD - 2 * PG, 4 * PG, 11);

@@ -13,6 +13,8 @@
  * asks (async.c) or from an interrupt, with port events (irq_events.c).
  * It implements disassociate_ucontext, so it can be unloaded while users
  * hold objects.  Destroys check the context their udata names (udata.c).
+ * Loaded with odp=1 it has mlx5's on-demand paging MRs and ADVISE_MR
+ * (odp.c).
  */
 #ifndef OVBTEST_H
 #define OVBTEST_H
