@@ -218,16 +218,16 @@ void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr)
 }
 
 /*
- * A dma-buf of another exporter (udmabuf on 6.12): the page the device's
- * DMA reaches at @addr.  Without an IOMMU in front of the DMA device (the
- * platform device; or an identity domain) its DMA is direct: a DMA
- * address is the physical one.  Behind a translating IOMMU domain (the
- * edu device of dma_pci=1 under qemu/run --iommu) it is an IOVA of that
- * domain, which the IOMMU translates.  NULL when neither holds or @addr
- * reaches no RAM.
+ * A dma-buf of another exporter (udmabuf on 6.12), or an ODP MR's page
+ * (odp.c): the page the device's DMA reaches at @addr.  Without an IOMMU
+ * in front of the DMA device (the platform device; or an identity
+ * domain) its DMA is direct: a DMA address is the physical one.  Behind
+ * a translating IOMMU domain (the edu device of dma_pci=1 under qemu/run
+ * --iommu) it is an IOVA of that domain, which the IOMMU translates.
+ * NULL when neither holds or @addr reaches no RAM.
  */
-static struct page *ovbtest_dma_page(struct device *dev, dma_addr_t addr,
-				     unsigned int *offset)
+struct page *ovbtest_dma_page(struct device *dev, dma_addr_t addr,
+			      unsigned int *offset)
 {
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
 	phys_addr_t phys;

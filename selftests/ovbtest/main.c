@@ -86,6 +86,8 @@ static int ovbtest_query_device(struct ib_device *ibdev,
 	attr->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL |
 				  IB_DEVICE_ATOMIC_WRITE;
 #endif
+	/* odp.c: with odp=1, ODP caps (kernel's and user space's) */
+	ovbtest_odp_caps(attr, !!udata);
 	return ovbtest_udata_ex_out(udata, &cmd, OVBTEST_UDATA_EX_QUERY_DEVICE);
 }
 
@@ -110,6 +112,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_cq_mod_ops);
 	ovbtest_binding_init(&dev->ibdev);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mr_rereg_ops);
+	ovbtest_odp_dev_init(dev);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_qp_ops);

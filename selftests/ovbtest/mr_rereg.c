@@ -5,7 +5,9 @@
  * Three facts about the MR pick the way (ovbtest_rereg_ways): whether the
  * caller asks for a new range, whether the access change is one the key
  * itself can take (mlx5 rewrites such bits of a live mkey with a UMR), and
- * whether the MR is over a plain pin (a dma-buf one has nothing to reuse).
+ * whether the MR is over a plain pin (a dma-buf or ODP one has nothing to
+ * reuse).  With odp=1 (odp.c) a new MR with IB_ACCESS_ON_DEMAND is an ODP
+ * one, and an implicit MR is always replaced by a new implicit MR.
  *
  * Done in place, the driver answers NULL and ib_core keeps the handle and
  * the keys; otherwise the driver answers a new MR with new keys, which
@@ -154,6 +156,7 @@ static struct ib_mr *ovbtest_rereg_user_mr(struct ib_mr *ibmr, int flags,
 	};
 	bool new_range = flags & IB_MR_REREG_TRANS;
 	enum ovbtest_rereg_way way;
+	bool key_ok, plain;
 
 	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
 		return ERR_PTR(-EOPNOTSUPP);
@@ -170,11 +173,28 @@ static struct ib_mr *ovbtest_rereg_user_mr(struct ib_mr *ibmr, int flags,
 			return ERR_PTR(ret);
 	}
 #endif
-	if (to.access & IB_ACCESS_ON_DEMAND)
+	if ((to.access & IB_ACCESS_ON_DEMAND) && !ovbtest_odp_enabled())
 		return ERR_PTR(-EOPNOTSUPP);
-	way = ovbtest_rereg_ways[new_range]
-			       [!((to.access ^ mr->access) & ~OVBTEST_KEY_ACCESS)]
-			       [!mr->umem->is_dmabuf];
+	/*
+	 * odp.c: mlx5 never changes an implicit MR in place; without a new
+	 * range it makes a new implicit one (which must stay ODP).
+	 */
+	if (mr->odp_implicit && !new_range) {
+		if (!(to.access & IB_ACCESS_ON_DEMAND))
+			return ERR_PTR(-EOPNOTSUPP);
+		to.flags |= IB_MR_REREG_TRANS;
+		to.start = 0;
+		to.length = U64_MAX;
+		to.iova = 0;
+		new_range = true;
+	}
+	key_ok = !((to.access ^ mr->access) & ~OVBTEST_KEY_ACCESS);
+	/* a new range loaded into the key is a pinned one */
+	if (new_range && (to.access & IB_ACCESS_ON_DEMAND))
+		key_ok = false;
+	/* an ODP umem, as a dma-buf one, has nothing for a new MR to keep */
+	plain = !mr->umem->is_dmabuf && !mr->umem->is_odp;
+	way = ovbtest_rereg_ways[new_range][key_ok][plain];
 	return ovbtest_rereg_do[way](mr, &to);
 }
 

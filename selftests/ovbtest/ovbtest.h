@@ -13,6 +13,8 @@
  * asks (async.c) or from an interrupt, with port events (irq_events.c).
  * It implements disassociate_ucontext, so it can be unloaded while users
  * hold objects.  Destroys check the context their udata names (udata.c).
+ * Loaded with odp=1 it has mlx5's on-demand paging MRs and ADVISE_MR
+ * (odp.c).
  */
 #ifndef OVBTEST_H
 #define OVBTEST_H
@@ -24,6 +26,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
@@ -119,6 +122,8 @@ struct ovbtest_dev {
 	bool fatal_shut;		/* unplugging: no re-arming */
 	atomic_t failed;		/* the device has failed for good */
 	u64 fatal_raised;		/* read with the timer stopped */
+	/* odp.c: the ODP MRs by lkey, for ADVISE_MR (RCU: ovbtest_odp_srcu) */
+	struct xarray odp_mrs;
 };
 
 /* The kinds of page a context maps (mmap.c). */
@@ -224,6 +229,15 @@ struct ovbtest_mr {
 	struct page *(*dmabuf_page)(struct dma_buf_attachment *attach,
 				    dma_addr_t addr, unsigned int *offset);
 	bool dmabuf_dynamic;	/* imported with a move_notify of our own */
+	/*
+	 * odp.c: an ODP MR (umem->is_odp).  An implicit one's umem is the
+	 * parent of the child ranges made on access (odp_children, by
+	 * address >> OVBTEST_ODP_CHILD_SHIFT, under odp_lock).
+	 */
+	bool odp_implicit;
+	struct mutex odp_lock;		/* odp_children */
+	struct xarray odp_children;
+	atomic64_t odp_invalidations;
 };
 
 static inline struct ovbtest_dev *to_odev(struct ib_device *ibdev)
@@ -315,6 +329,18 @@ extern const struct ib_device_ops ovbtest_mr_rereg_ops;
 int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 		    u64 dst_off, u32 len);
 
+/* odp.c: on-demand paging MRs and ADVISE_MR (odp=1) */
+extern const struct uapi_definition ovbtest_odp_uapi_defs[];
+bool ovbtest_odp_enabled(void);
+void ovbtest_odp_dev_init(struct ovbtest_dev *dev);
+void ovbtest_odp_caps(struct ib_device_attr *attr, bool user);
+struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
+				 u64 length, u64 virt_addr, int access);
+void ovbtest_odp_mr_release(struct ovbtest_mr *mr);
+u64 ovbtest_odp_mr_limit(struct ovbtest_mr *mr);
+int ovbtest_odp_xfer(struct ovbtest_mr *mr, u64 off, void *buf, size_t len,
+		     bool to_umem);
+
 /* mmap.c */
 extern const struct ib_device_ops ovbtest_mmap_ops;
 extern const struct uapi_definition ovbtest_mmap_uapi_defs[];
@@ -392,6 +418,8 @@ struct ib_mr *ovbtest_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 void ovbtest_dmabuf_mr_release(struct ovbtest_mr *mr);
 int ovbtest_dmabuf_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
 			size_t len, bool to_umem);
+struct page *ovbtest_dma_page(struct device *dev, dma_addr_t addr,
+			      unsigned int *offset);
 /* xrc.c: XRC domains and SRQs; the DEVICE_RES method */
 #define OVBTEST_MAX_SRQ_WR		1024
 

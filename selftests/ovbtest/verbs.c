@@ -242,8 +242,10 @@ struct ib_mr *ovbtest_mr_new(struct ib_device *ibdev, u64 start, u64 length,
 	struct ib_umem *umem;
 	struct ib_mr *ibmr;
 
+	/* odp.c: EOPNOTSUPP unless loaded with odp=1 */
 	if (access & IB_ACCESS_ON_DEMAND)
-		return ERR_PTR(-EOPNOTSUPP);
+		return ovbtest_odp_mr_new(ibdev, start, length, virt_addr,
+					  access);
 	umem = ib_umem_get(ibdev, start, length, access);
 	if (IS_ERR(umem))
 		return ERR_CAST(umem);
@@ -274,6 +276,7 @@ static int ovbtest_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	ovbtest_udata_check(mr->owner, udata);
 	atomic_dec(&to_odev(ibmr->device)->live.mrs);
 	ovbtest_dmabuf_mr_release(mr);
+	ovbtest_odp_mr_release(mr);
 	ib_umem_release(mr->umem);
 	kfree(mr);
 	return 0;
@@ -296,6 +299,8 @@ static int ovbtest_umem_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
 
 	if (umem->is_dmabuf)
 		return ovbtest_dmabuf_xfer(mr, off, buf, len, to_umem);
+	if (umem->is_odp)
+		return ovbtest_odp_xfer(mr, off, buf, len, to_umem);
 
 	for_each_sgtable_page(&umem->sgt_append.sgt, &piter, pos >> PAGE_SHIFT) {
 		in = offset_in_page(pos + done);
@@ -318,7 +323,8 @@ static bool ovbtest_mr_range_ok(struct ovbtest_mr *mr, u64 off, u32 len)
 	u64 end;
 
 	return !check_add_overflow(off, (u64)len, &end) &&
-	       end <= mr->umem->length;
+	       end <= (mr->umem->is_odp ? ovbtest_odp_mr_limit(mr) :
+				      mr->umem->length);
 }
 
 /*

@@ -460,6 +460,7 @@ enum ovbtest_mr_methods {
 	OVBTEST_METHOD_MR_DMABUF_REVOKE = OVBTEST_NS,
 	OVBTEST_METHOD_MR_DMA_MAP,	/* below */
 	OVBTEST_METHOD_MR_DMA_TRANSLATE,	/* below */
+	OVBTEST_METHOD_MR_ODP_STATE,		/* below */
 };
 
 enum ovbtest_mr_revoke_attrs {
@@ -525,6 +526,39 @@ enum ovbtest_mr_dma_translate_attrs {
 	OVBTEST_ATTR_MR_DMA_TRANSLATE_IOVAS = OVBTEST_ATTR_NS,	/* PTR_IN __aligned_u64[] */
 	OVBTEST_ATTR_MR_DMA_TRANSLATE_OUT,	/* PTR_OUT ovbtest_dma_translate */
 	OVBTEST_ATTR_MR_DMA_TRANSLATE_PHYS,	/* PTR_OUT __aligned_u64[] */
+};
+
+/*
+ * OVBTEST_METHOD_MR_ODP_STATE (both kernels, ovbtest.ko loaded with odp=1):
+ * what the device's translation of an on-demand paging MR holds now - the
+ * pages ib_umem_odp has DMA-mapped for it (readable, and of those the
+ * writable ones), over the MR's range or, for an implicit MR, over the
+ * child ranges made so far (OVBTEST_ODP_CHILD_SHIFT each), and the
+ * invalidations that reached the MR.  Not an ODP MR: EINVAL.  With
+ * odp=1 the device reports ODP caps as mlx5 does (general: SUPPORT and
+ * SUPPORT_IMPLICIT; RC and XRC: SEND, RECV, WRITE, READ, ATOMIC,
+ * SRQ_RECV; UD: SEND, SRQ_RECV; READ and SRQ_RECV left out of the
+ * registration-time query, as mlx5 leaves them out for kernel users),
+ * registers ODP MRs (explicit, and implicit for start 0 length U64_MAX),
+ * faults their pages in when COPY reaches them and on ADVISE_MR's
+ * prefetch, and counts in read-only module parameters: odp_invalidations
+ * (invalidate callbacks that unmapped pages), odp_fault_pages (pages
+ * mapped by COPY's faults) and odp_prefetch_pages (pages mapped by
+ * ADVISE_MR).
+ */
+enum ovbtest_mr_odp_state_attrs {
+	OVBTEST_ATTR_MR_ODP_STATE_HANDLE = OVBTEST_ATTR_NS,	/* IDR MR, READ */
+	OVBTEST_ATTR_MR_ODP_STATE_OUT,		/* PTR_OUT ovbtest_mr_odp_state */
+};
+
+#define OVBTEST_ODP_CHILD_SHIFT	21
+
+struct ovbtest_mr_odp_state {
+	__aligned_u64 readable;		/* DMA-mapped pages */
+	__aligned_u64 writable;		/* ... mapped for writing too */
+	__aligned_u64 invalidations;	/* invalidate calls that unmapped */
+	__u32 implicit;			/* 1: an implicit MR */
+	__u32 children;			/* implicit: child ranges made */
 };
 
 enum ovbtest_dma_domain {
