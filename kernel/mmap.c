@@ -42,26 +42,51 @@ static void umap_unlink(struct rdma_umap_priv *priv)
 
 /*
  * Record @vma, a copy of @orig's mapping.  False when the copy must not
- * reach the device: the file is being torn down, has no context any more,
- * or there is no memory for the record.
+ * reach the device: the file has no context any more (disassociated), or
+ * there is no memory for the record.
+ *
+ * While a hot-unplug tears the file down it holds hw_destroy_rwsem for
+ * write, and its revoke may be waiting for the mmap_lock our caller holds
+ * (fork holds the parent's for all of dup_mmap).  Emptying the copy then
+ * is no answer: fork calls open before copy_page_range, which would fill
+ * the emptied copy with the parent's device PTEs, out of the revoke's
+ * sight.  So the copy is recorded all the same; the revoke goes on until
+ * no record is left, and zaps the copy once our caller has dropped the
+ * new mm's mmap_lock.  This is safe without the rwsem:
+ *  - every caller of open (fork, VMA split, mremap's copy) holds @orig's
+ *    mmap_lock for write, and @orig's record leaves the list, dropping
+ *    its entry, only under that lock (close, the revoke's zap) or when
+ *    its mm has no users left (umaps_next_mm), which a process running
+ *    open is not: orig->entry is stable here, and a reference to it
+ *    (when not NULL) is taken before the record is visible;
+ *  - if the revoke already passed @orig's mm, orig->entry is NULL and
+ *    the PTEs are gone, so the copy maps nothing and holds no entry;
+ *    otherwise @orig is still listed, so the revoke has @orig's mm and
+ *    then the copy's still to visit, and unlinks the copy (putting the
+ *    entry) before the context, which the entry belongs to, is freed;
+ *  - the record is linked under umap_lock inside mmap_lock, the order
+ *    the revoke's zap takes them in.
  */
 static bool umap_track_copy(struct ib_uverbs_file *ufile,
 			    struct vm_area_struct *vma,
 			    const struct rdma_umap_priv *orig)
 {
 	struct rdma_umap_priv *copy = NULL;
+	bool revoking = !down_read_trylock(&ufile->hw_destroy_rwsem);
 
-	if (!down_read_trylock(&ufile->hw_destroy_rwsem))
-		return false;
-	if (ufile->ucontext)
+	if (revoking || ufile->ucontext)
 		copy = kzalloc(sizeof(*copy), GFP_KERNEL);
 	if (copy)
 		rdma_umap_priv_init(copy, vma, orig->entry);
-	up_read(&ufile->hw_destroy_rwsem);
+	if (!revoking)
+		up_read(&ufile->hw_destroy_rwsem);
 	return copy;
 }
 
-/* A VMA was duplicated (fork, split): track the copy, or empty it. */
+/*
+ * A VMA was duplicated (fork, split, mremap): track the copy, or empty it
+ * (faults on it then SIGBUS).
+ */
 static void uverbs_umap_open(struct vm_area_struct *vma)
 {
 	const struct rdma_umap_priv *orig = vma->vm_private_data;
