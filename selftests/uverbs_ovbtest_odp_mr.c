@@ -35,6 +35,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
 
 #include "kselftest_harness.h"
 #include "ovbtest_lib.h"
@@ -762,6 +767,158 @@ TEST_F(odp, rereg_odp_mr)
 	EXPECT_EQ(1, state_of(self->fd, imr.h).readable);
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, imr.h));
 	EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd2));
+	EXPECT_CLEAN_CLOSE();
+}
+
+/* One byte from @fd within @ms milliseconds: 1, else 0. */
+static int wait_byte(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+
+	return poll(&pfd, 1, ms) == 1 && read(fd, &c, 1) == 1;
+}
+
+struct orphan_result {
+	int copy, advise, state, children;
+};
+
+/*
+ * The implicit MR's child, whose process P registered only that MR and
+ * exited: C, its fork child, still has the file.  An implicit umem holds
+ * no reference on P's mm (only its children's interval notifiers do), so
+ * without the driver's own mmgrab() the mm is freed with P, and the
+ * next child would be made from freed memory.  C forks processes G first,
+ * whose new mms take the freed mm_struct's place (one CPU: the slab hands
+ * out the object last freed); without the hold the child then lands in
+ * a G's mm (its COPY: EINVAL, P's pid is gone, and a child is left) or
+ * worse.  With it, COPY and ADVISE_MR with FLUSH fail cleanly: EFAULT,
+ * as ib_umem_odp_alloc_child() answers for an mm with no users, and no
+ * child is made.  DEREG at C's exit drops the hold; no WARN.
+ */
+TEST_F(odp, implicit_mr_outlives_its_process)
+{
+	struct orphan_result r = { 1, 1, 1, -1 };
+	int go[2], res[2], st, got;
+	struct pollfd pfd = { .events = POLLIN };
+	cpu_set_t one, old;
+	pid_t p, c = 0;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	CPU_ZERO(&one);
+	for (int i = 0; i < CPU_SETSIZE; i++) {
+		if (CPU_ISSET(i, &old)) {
+			CPU_SET(i, &one);
+			break;
+		}
+	}
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(res));
+	p = fork();
+	ASSERT_LE(0, p);
+	if (!p) {
+		struct ovbtest_alloc_ucontext_resp uctx;
+		struct mr imr;
+		char *x;
+		int fd, pd;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = ovbtest_open_dev();
+		if (fd < 0 || ovbtest_get_context(fd, &uctx))
+			_exit(10);
+		pd = raw_alloc_pd(fd);
+		x = anon(NULL, PG);
+		if (pd < 0 || x == MAP_FAILED)
+			_exit(11);
+		memset(x, 'P', PG);
+		if (reg_mr(fd, pd, 0, UINT64_MAX, 0, LW | ODP, &imr))
+			_exit(12);
+		c = fork();
+		if (c < 0)
+			_exit(13);
+		if (c) {
+			/* C's pid for the record; P's mm goes with P */
+			if (write(res[1], &c, sizeof(c)) != sizeof(c))
+				_exit(14);
+			_exit(0);
+		}
+		/* C: the file and the MR, and P's address space as a copy */
+		{
+			struct ovbtest_mr_odp_state ost;
+			int gp[2], ready[2], chan;
+			pid_t g[4] = {};
+			struct mr dmr;
+			char *dst;
+
+			close(go[1]);
+			close(res[0]);
+			if (!wait_byte(go[0], 60000))
+				_exit(20);
+			if (pipe(gp) || pipe(ready))
+				_exit(21);
+			for (int i = 0; i < 4; i++) {
+				g[i] = fork();
+				if (g[i] < 0)
+					_exit(22);
+				if (!g[i]) {
+					/* G: a live mm, P's bytes made G's */
+					close(gp[1]);
+					memset(x, 'G', PG);
+					if (write(ready[1], "r", 1) != 1)
+						_exit(1);
+					wait_byte(gp[0], 60000);
+					_exit(0);
+				}
+			}
+			close(gp[0]);
+			for (int i = 0; i < 4; i++)
+				if (!wait_byte(ready[0], 60000))
+					_exit(23);
+			dst = anon(NULL, PG);
+			if (dst == MAP_FAILED)
+				_exit(24);
+			memset(dst, 0, PG);
+			chan = ovbtest_chan_create(fd, pd, 4, NULL);
+			if (chan < 0 || reg_buf(fd, pd, dst, PG, LW, &dmr))
+				_exit(25);
+			r.copy = ovbtest_copy(fd, chan, imr.h, (uintptr_t)x,
+					      dmr.h, 0, PG, NULL);
+			r.advise = advise(fd, pd, PREFETCH, FLUSH, imr.lkey,
+					  x, PG);
+			r.state = odp_state(fd, imr.h, &ost);
+			r.children = r.state ? -1 : (int)ost.children;
+			if (write(res[1], &r, sizeof(r)) != sizeof(r))
+				_exit(26);
+			close(gp[1]);
+			for (int i = 0; i < 4; i++)
+				waitpid(g[i], NULL, 0);
+			_exit(0);
+		}
+	}
+	close(res[1]);
+	close(go[0]);
+	pfd.fd = res[0];
+	ASSERT_EQ(p, waitpid(p, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st)) TH_LOG("P: %#x", st);
+	ASSERT_EQ(sizeof(c), read(res[0], &c, sizeof(c)));
+	/* P reaped: its mm is gone from every CPU; C goes on */
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(1, poll(&pfd, 1, 60000));
+	got = read(res[0], &r, sizeof(r));
+	EXPECT_EQ(sizeof(r), got);
+	/* C is the subreaper's now */
+	ASSERT_EQ(c, waitpid(c, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st)) TH_LOG("C: %#x", st);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	sched_setaffinity(0, sizeof(old), &old);
+	close(res[0]);
+	close(go[1]);
+	EXPECT_EQ(-EFAULT, r.copy);
+	EXPECT_EQ(-EFAULT, r.advise);
+	EXPECT_EQ(0, r.state);
+	EXPECT_EQ(0, r.children);
 	EXPECT_CLEAN_CLOSE();
 }
 

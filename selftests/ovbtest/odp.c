@@ -21,6 +21,7 @@
 #include <linux/highmem.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/sched/mm.h>
 #include <linux/srcu.h>
 #include <linux/uaccess.h>
 #include <rdma/ib_umem_odp.h>
@@ -259,10 +260,19 @@ int ovbtest_odp_xfer(struct ovbtest_mr *mr, u64 off, void *buf, size_t len,
 	return 0;
 }
 
+/* After an ODP MR's umem went: the implicit MR's hold on the mm goes. */
+void ovbtest_odp_mr_put_mm(struct ovbtest_mr *mr)
+{
+	if (mr->odp_mm)
+		mmdrop(mr->odp_mm);
+	mr->odp_mm = NULL;
+}
+
 static void ovbtest_odp_mr_free(struct ovbtest_mr *mr)
 {
 	ovbtest_odp_mr_release(mr);
 	ib_umem_release(mr->umem);
+	ovbtest_odp_mr_put_mm(mr);
 	kfree(mr);
 }
 
@@ -270,6 +280,16 @@ static void ovbtest_odp_mr_free(struct ovbtest_mr *mr)
  * REG_MR (or REREG_MR's new MR) with IB_ACCESS_ON_DEMAND: an implicit MR
  * for start 0 and length U64_MAX (its iova must be 0), else an ODP umem
  * over the range.  EOPNOTSUPP without odp=1.
+ *
+ * A ranged umem's interval notifier holds its mm (mmgrab), and so does
+ * each child of an implicit MR; the implicit umem itself holds nothing
+ * (ib_umem_odp_alloc_implicit() only notes current->mm), so an implicit
+ * MR without children would keep a pointer to a freed mm once the
+ * registering process is gone while the file lives on (a fork child, an
+ * exec), and the next child (COPY, ADVISE_MR) would be made from it by
+ * ib_umem_odp_alloc_child()'s mmget_not_zero().  The MR holds the mm
+ * itself (mr->odp_mm, dropped after the umem): that mmget_not_zero()
+ * then fails cleanly, EFAULT.  mlx5 has no such hold (6.1, 6.12).
  */
 struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
 				 u64 length, u64 virt_addr, int access)
@@ -298,6 +318,10 @@ struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
 		return ibmr;
 	}
 	mr = to_omr(ibmr);
+	if (implicit) {
+		mr->odp_mm = umem_odp->umem.owning_mm;
+		mmgrab(mr->odp_mm);
+	}
 	mr->ibmr.device = ibdev;
 	mr->odp_implicit = implicit;
 	mutex_init(&mr->odp_lock);

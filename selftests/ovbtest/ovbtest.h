@@ -235,6 +235,7 @@ struct ovbtest_mr {
 	 * address >> OVBTEST_ODP_CHILD_SHIFT, under odp_lock).
 	 */
 	bool odp_implicit;
+	struct mm_struct *odp_mm;	/* implicit: held by mmgrab() */
 	struct mutex odp_lock;		/* odp_children */
 	struct xarray odp_children;
 	atomic64_t odp_invalidations;
@@ -337,6 +338,7 @@ void ovbtest_odp_caps(struct ib_device_attr *attr, bool user);
 struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
 				 u64 length, u64 virt_addr, int access);
 void ovbtest_odp_mr_release(struct ovbtest_mr *mr);
+void ovbtest_odp_mr_put_mm(struct ovbtest_mr *mr);
 u64 ovbtest_odp_mr_limit(struct ovbtest_mr *mr);
 int ovbtest_odp_xfer(struct ovbtest_mr *mr, u64 off, void *buf, size_t len,
 		     bool to_umem);
