@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <poll.h>
 #include <sched.h>
+#include <time.h>
 #include <signal.h>
 
 #include "kselftest_harness.h"
@@ -713,6 +714,87 @@ TEST_F(odp, advise_mr_errnos)
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, ro.h));
 	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, other.h));
 	EXPECT_EQ(0, raw_dealloc_pd(self->fd, pd2));
+	EXPECT_CLEAN_CLOSE();
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * One ADVISE_MR of the largest SGE list the core takes (4095 entries),
+ * each nearly 4 GiB of an implicit MR, PREFETCH_NO_FAULT, 16 TiB in all
+ * where nothing is mapped but one page: the driver makes a child only
+ * where a VMA is (one, that page mapped), and answers at once, FLUSH or
+ * not.  Where a VMA is, children are made, up to OVBTEST_ODP_MAX_CHILDREN
+ * per MR: a PROT_NONE reservation larger than that, NO_FAULT with FLUSH:
+ * ENOMEM, the cap's worth of children made.  Fails where every 2 MiB of
+ * the range gets its child (8 M children: the guest runs out of memory,
+ * or takes minutes), or where children are not capped.
+ */
+TEST_F(odp, advise_huge_no_fault_ranges)
+{
+	const size_t nsge = 4095, res_len = (OVBTEST_ODP_MAX_CHILDREN + 2) * CHILD;
+	const uint64_t base = 0x400000000000ULL, step = 1ULL << 32;
+	struct ovbtest_mr_odp_state st;
+	struct ib_uverbs_sge *sge;
+	double t0, t;
+	char *one, *res;
+	struct mr imr;
+	size_t n;
+
+	sge = calloc(nsge, sizeof(*sge));
+	ASSERT_NE(NULL, sge);
+	ASSERT_EQ(0, reg_mr(self->fd, self->pd, 0, UINT64_MAX, 0, LW | ODP,
+			    &imr));
+	one = mmap((void *)(uintptr_t)(base + step + step / 4), PG,
+		   PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ASSERT_NE(MAP_FAILED, one) TH_LOG("64 TiB + 5 GiB taken: %s", strerror(errno));
+	fill(one, PG, 3);
+	for (size_t i = 0; i < nsge; i++)
+		sge[i] = (struct ib_uverbs_sge){ base + i * step,
+						 (__u32)(step - PG), imr.lkey };
+	t0 = now_s();
+	EXPECT_EQ(0, advise_raw(self->fd, self->pd, NO_FAULT, FLUSH, sge,
+				nsge * sizeof(*sge)));
+	EXPECT_EQ(0, advise_raw(self->fd, self->pd, NO_FAULT, 0, sge,
+				nsge * sizeof(*sge)));
+	t = now_s() - t0;
+	TH_LOG("two ADVISE_MR of 16 TiB NO_FAULT: %.3f s", t);
+	EXPECT_GT(20.0, t);
+	ASSERT_EQ(0, odp_state(self->fd, imr.h, &st));
+	EXPECT_EQ(1, st.children);
+	EXPECT_EQ(1, st.readable);
+	EXPECT_EQ(1, st.writable);
+
+	/* a VMA of more children than the cap: ENOMEM at the cap */
+	res = mmap(NULL, res_len, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ASSERT_NE(MAP_FAILED, res);
+	for (n = 0; n * (step / 2) < res_len; n++)
+		sge[n] = (struct ib_uverbs_sge){ (uintptr_t)res + n * (step / 2),
+			(__u32)(res_len - n * (step / 2) < step / 2 ?
+				res_len - n * (step / 2) : step / 2), imr.lkey };
+	t0 = now_s();
+	EXPECT_EQ(-ENOMEM, advise_raw(self->fd, self->pd, NO_FAULT, FLUSH, sge,
+				      n * sizeof(*sge)));
+	TH_LOG("NO_FAULT over %zu MiB PROT_NONE: %.3f s", res_len >> 20,
+	       now_s() - t0);
+	ASSERT_EQ(0, odp_state(self->fd, imr.h, &st));
+	EXPECT_EQ(OVBTEST_ODP_MAX_CHILDREN, st.children);
+	EXPECT_EQ(1, st.readable);
+	/* COPY needs a child past the cap too */
+	EXPECT_EQ(-ENOMEM, COPY(imr.h, (uintptr_t)res + res_len - PG,
+				self->pmr.h, 0, 8));
+	EXPECT_EQ(0, ovbtest_dereg_mr(self->fd, imr.h));
+	EXPECT_EQ(0, munmap(res, res_len));
+	EXPECT_EQ(0, munmap(one, PG));
+	free(sge);
 	EXPECT_CLEAN_CLOSE();
 }
 

@@ -236,8 +236,9 @@ struct ovbtest_mr {
 	 */
 	bool odp_implicit;
 	struct mm_struct *odp_mm;	/* implicit: held by mmgrab() */
-	struct mutex odp_lock;		/* odp_children */
+	struct mutex odp_lock;		/* odp_children, odp_nchildren */
 	struct xarray odp_children;
+	unsigned int odp_nchildren;
 	atomic64_t odp_invalidations;
 };
 
