@@ -432,7 +432,12 @@ static int ovbtest_odp_next_mapped(struct ovbtest_mr *mr, u64 va, u64 end,
 	return 0;
 }
 
-/* mlx5's pagefault_mr() for a prefetch: EFAULT outside the MR. */
+/*
+ * mlx5's pagefault_mr() for a prefetch: EFAULT outside the MR.  A zero
+ * @bcnt as there: an explicit MR's goes to ib_umem_odp_map_dma_and_lock()
+ * (EINVAL at a page-aligned address, where hmm walks an empty range; the
+ * page mapped at an unaligned one), an implicit MR's maps nothing, 0.
+ */
 static int ovbtest_odp_prefetch(struct ovbtest_mr *mr, u64 io_virt, u32 bcnt,
 				bool downgrade, bool fault)
 {
@@ -530,6 +535,11 @@ static const struct ib_device_ops ovbtest_odp_ops = {
 	.advise_mr = ovbtest_advise_mr,
 };
 
+/*
+ * ib_set_device_ops() sets an op only where none is set yet (first wins):
+ * ovbtest_dev_init() calls this before it sets dm.c's ops, whose
+ * advise_mr (a stub that checks the SGEs) the device has without odp=1.
+ */
 void ovbtest_odp_dev_init(struct ovbtest_dev *dev)
 {
 	xa_init(&dev->odp_mrs);
