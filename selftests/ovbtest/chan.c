@@ -316,6 +316,6 @@ const struct uapi_definition ovbtest_uapi_defs[] = {
 	UAPI_DEF_CHAIN(ovbtest_attrs_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_hidden_uapi_defs),
 	UAPI_DEF_CHAIN(ovbtest_dma_map_uapi_defs),
-	UAPI_DEF_CHAIN(ovbtest_odp_uapi_defs),
+	OVBTEST_ODP_UAPI_DEFS
 	{},
 };

@@ -26,7 +26,12 @@
 
 static atomic_t ovbtest_drv_flow_ids = ATOMIC_INIT(0);
 
-/* The log, module-wide: FLOW_LOG reads it, the unload prints the rest. */
+/*
+ * The log, module-wide: FLOW_LOG reads it, the unload prints the rest.
+ * Readers take drv_flow_log_read in turn, so that records leave the log
+ * only once their copy to the reader succeeded.
+ */
+static DEFINE_MUTEX(drv_flow_log_read);
 static DEFINE_SPINLOCK(drv_flow_log_lock);
 static struct ovbtest_flow_record drv_flow_log[OVBTEST_FLOW_LOG_MAX];
 static unsigned int drv_flow_log_len;
@@ -63,22 +68,29 @@ void ovbtest_drv_flow_qp_gone(struct ovbtest_qp *qp)
 				     &qp->ibqp);
 }
 
-/* Module unload, after the unplug: for the tests that unplugged it. */
+/*
+ * Module unload, after the unplug: for the tests that unplugged it.  The
+ * records are taken out under the lock and printed after it.
+ */
 void ovbtest_drv_flow_report(void)
 {
-	unsigned int i;
+	static struct ovbtest_flow_record out[OVBTEST_FLOW_LOG_MAX];
+	unsigned int i, n, lost;
 
+	mutex_lock(&drv_flow_log_read);
 	spin_lock(&drv_flow_log_lock);
-	for (i = 0; i < drv_flow_log_len; i++)
-		pr_info("ovbtest: flow log: %u %u %u %u\n",
-			drv_flow_log[i].kind, drv_flow_log[i].id,
-			drv_flow_log[i].qpn, drv_flow_log[i].qp_usecnt);
-	if (drv_flow_log_lost)
-		pr_info("ovbtest: flow log: %u record(s) lost\n",
-			drv_flow_log_lost);
+	n = drv_flow_log_len;
+	lost = drv_flow_log_lost;
+	memcpy(out, drv_flow_log, n * sizeof(*out));
 	drv_flow_log_len = 0;
 	drv_flow_log_lost = 0;
 	spin_unlock(&drv_flow_log_lock);
+	for (i = 0; i < n; i++)
+		pr_info("ovbtest: flow log: %u %u %u %u\n", out[i].kind,
+			out[i].id, out[i].qpn, out[i].qp_usecnt);
+	if (lost)
+		pr_info("ovbtest: flow log: %u record(s) lost\n", lost);
+	mutex_unlock(&drv_flow_log_read);
 }
 
 static int UVERBS_HANDLER(OVBTEST_METHOD_FLOW_CREATE)(struct uverbs_attr_bundle *attrs)
@@ -117,6 +129,11 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_FLOW_CREATE)(struct uverbs_attr_bundle 
 		flow_resources_add(res, IB_FLOW_SPEC_ACTION_HANDLE,
 				   actions[i]->object);
 	flow->id = atomic_inc_return(&ovbtest_drv_flow_ids);
+	/*
+	 * Nothing fails between here and ib_set_flow(); an error after it
+	 * destroys the rule through destroy_flow (logged), so the QP was a
+	 * rule's destination all the same and logs its destroy_qp.
+	 */
 	if (qp)
 		to_oqp(qp)->flow_dest = true;
 	atomic_inc(&to_odev(ibdev)->live.flows);
@@ -142,18 +159,25 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_FLOW_LOG)(struct uverbs_attr_bundle *at
 	out = kcalloc(OVBTEST_FLOW_LOG_MAX, sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
+	mutex_lock(&drv_flow_log_read);
 	spin_lock(&drv_flow_log_lock);
 	n = min_t(u32, len / sizeof(*out), drv_flow_log_len);
 	memcpy(out, drv_flow_log, n * sizeof(*out));
-	memmove(drv_flow_log, drv_flow_log + n,
-		(drv_flow_log_len - n) * sizeof(*out));
-	drv_flow_log_len -= n;
 	spin_unlock(&drv_flow_log_lock);
 
 	ret = uverbs_copy_to(attrs, OVBTEST_ATTR_FLOW_LOG_COUNT, &n, sizeof(n));
 	if (!ret && n)
 		ret = uverbs_copy_to(attrs, OVBTEST_ATTR_FLOW_LOG_RECORDS, out,
 				     n * sizeof(*out));
+	/* copied: out of the log (new records were only appended) */
+	if (!ret) {
+		spin_lock(&drv_flow_log_lock);
+		memmove(drv_flow_log, drv_flow_log + n,
+			(drv_flow_log_len - n) * sizeof(*out));
+		drv_flow_log_len -= n;
+		spin_unlock(&drv_flow_log_lock);
+	}
+	mutex_unlock(&drv_flow_log_read);
 	kfree(out);
 	return ret;
 }

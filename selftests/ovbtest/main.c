@@ -112,6 +112,7 @@ void ovbtest_dev_init(struct ovbtest_dev *dev, unsigned int ports)
 	ib_set_device_ops(&dev->ibdev, &ovbtest_cq_mod_ops);
 	ovbtest_binding_init(&dev->ibdev);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mr_rereg_ops);
+	/* before dm_ops: with odp=1 odp.c's advise_mr, not dm.c's stub */
 	ovbtest_odp_dev_init(dev);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_mmap_ops);
 	ib_set_device_ops(&dev->ibdev, &ovbtest_dm_ops);

@@ -20,11 +20,20 @@
  * reference on each page they map: the driver frees its buffer when the
  * object goes, and the pages live on until the last mapping goes.
  * remap_pfn_range() takes none: freeing a PHYS buffer while a process
- * maps it would hand that process freed memory.  ocrdma and cxgb4 never
- * disassociate (rmmod waits for every user), but this driver does: a PHYS
+ * maps it would hand that process freed memory (ocrdma and cxgb4 free
+ * their queues at destroy all the same).  So before a PHYS buffer is
+ * freed at DESTROY (or ABORT, or close) its mappings are zapped, as
+ * vfio-pci zaps its BAR maps: unmap_mapping_range() over its offset in
+ * the uverbs file's address_space (every VMA of that file at that offset,
+ * fork copies and mremap moves included, is in its i_mmap tree), after
+ * taking and dropping the mmap_lock of every mm that mapped it, so that no
+ * mmap() whose PTEs were set up here is still short of linking its VMA
+ * into that tree.  A later access of such a VMA finds no PTE and no fault
+ * handler: SIGBUS.  A hot-unplug does not zap (ocrdma and cxgb4 never
+ * disassociate; this driver keeps what its unplug cases measure): a PHYS
  * buffer destroyed by a hot-unplug is left to its mappings, never freed
- * (counted in mmap_kinds_left).  A DONTCOPY mapping outliving its object
- * keeps pointing at the BAR page, device memory, as pvrdma's would.
+ * (counted in mmap_kinds_left).  A DONTCOPY mapping outliving its
+ * object keeps pointing at the BAR page, device memory, as pvrdma's would.
  *
  * Module parameters (read-only): mmap_kinds, the buffers alive;
  * mmap_kinds_freed, buffers freed since load; mmap_kinds_left, PHYS
@@ -55,6 +64,17 @@ struct ovbtest_kmap {
 	void *buf;			/* the kernel's address of the buffer */
 	size_t len;
 	unsigned long pfn;		/* PHYS: the mmap offset, in pages */
+	/* PHYS, under the context's kmap_lock: the uverbs file's mapping
+	 * and the mms that mmap()ed the buffer (struct ovbtest_kmap_mm)
+	 */
+	struct address_space *mapping;
+	struct list_head mms;
+};
+
+/* An mm that mapped a PHYS buffer, held by mmgrab() */
+struct ovbtest_kmap_mm {
+	struct list_head node;
+	struct mm_struct *mm;
 };
 
 static atomic_t kmap_alive;
@@ -118,6 +138,51 @@ static void ovbtest_kmap_release(struct ovbtest_kmap *km)
 	kfree(km);
 	atomic_inc(&kmap_freed);
 	atomic_dec(&kmap_alive);
+}
+
+/* A PHYS buffer's mmap: note the file's mapping and the mapping mm. */
+static int ovbtest_kmap_phys_note(struct ovbtest_kmap *km,
+				  struct vm_area_struct *vma)
+{
+	struct ovbtest_kmap_mm *m;
+
+	if (km->mapping && km->mapping != vma->vm_file->f_mapping)
+		return -EINVAL;
+	km->mapping = vma->vm_file->f_mapping;
+	list_for_each_entry(m, &km->mms, node)
+		if (m->mm == vma->vm_mm)
+			return 0;
+	m = kmalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	mmgrab(vma->vm_mm);
+	m->mm = vma->vm_mm;
+	list_add_tail(&m->node, &km->mms);
+	return 0;
+}
+
+/*
+ * A PHYS buffer off its context's list (no mmap() can find it now): every
+ * mmap() that did waited out, then every mapping of it zapped.  @zap false
+ * (hot-unplug): the mms dropped only.
+ */
+static void ovbtest_kmap_phys_unmap(struct ovbtest_kmap *km, bool zap)
+{
+	struct ovbtest_kmap_mm *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &km->mms, node) {
+		if (zap) {
+			/* an mmap_region() holds it until the VMA is linked */
+			mmap_read_lock(m->mm);
+			mmap_read_unlock(m->mm);
+		}
+		mmdrop(m->mm);
+		list_del(&m->node);
+		kfree(m);
+	}
+	if (zap && km->mapping)
+		unmap_mapping_range(km->mapping, (loff_t)km->pfn << PAGE_SHIFT,
+				    km->len, 1);
 }
 
 /* mmap_free of an entry kind: its last reference went. */
@@ -185,7 +250,9 @@ bool ovbtest_kmap_phys_mmap(struct ib_ucontext *ibuc,
 		if (km->pfn != vma->vm_pgoff)
 			continue;
 		found = true;
-		*ret = ovbtest_kmap_check(km, vma);
+		*ret = ovbtest_kmap_phys_note(km, vma);
+		if (!*ret)
+			*ret = ovbtest_kmap_check(km, vma);
 		break;
 	}
 	mutex_unlock(&uc->kmap_lock);
@@ -217,6 +284,7 @@ static int ovbtest_kmap_alloc(struct ib_ucontext *ibuc,
 			return -ENOMEM;
 		km->buf = page_address(pages);
 		km->pfn = page_to_pfn(pages);
+		INIT_LIST_HEAD(&km->mms);
 		*(u64 *)km->buf = fill;
 		mutex_lock(&uc->kmap_lock);
 		list_add_tail(&km->node, &uc->kmaps);
@@ -258,6 +326,7 @@ static int ovbtest_kmap_cleanup(struct ib_uobject *uobject,
 	struct ovbtest_ucontext *uc = to_ouc(uobject->context);
 	struct ovbtest_kmap *km = uobject->object;
 	const char *name = kmap_names[km->type];
+	bool zap;
 
 	if (km->type != OVBTEST_MMAP_KIND_PHYS) {
 		if (why == RDMA_REMOVE_DRIVER_REMOVE)
@@ -270,6 +339,13 @@ static int ovbtest_kmap_cleanup(struct ib_uobject *uobject,
 	mutex_lock(&uc->kmap_lock);
 	list_del(&km->node);
 	mutex_unlock(&uc->kmap_lock);
+	/*
+	 * Outside kmap_lock, which an mmap() takes under its mmap_lock.  At
+	 * close no VMA is left (each holds the file); at a hot-unplug the
+	 * buffer is left to its maps below.
+	 */
+	zap = why != RDMA_REMOVE_CLOSE && why != RDMA_REMOVE_DRIVER_REMOVE;
+	ovbtest_kmap_phys_unmap(km, zap);
 	if (why != RDMA_REMOVE_DRIVER_REMOVE) {
 		ovbtest_kmap_release(km);
 		return 0;

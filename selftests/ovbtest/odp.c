@@ -21,6 +21,7 @@
 #include <linux/highmem.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/sched/mm.h>
 #include <linux/srcu.h>
 #include <linux/uaccess.h>
 #include <rdma/ib_umem_odp.h>
@@ -146,7 +147,11 @@ static int ovbtest_odp_map_locked(struct ib_umem_odp *umem_odp, u64 va,
 	return ret;
 }
 
-/* An implicit MR's child range around @va, made if not yet there. */
+/*
+ * An implicit MR's child range around @va, made if not yet there; ENOMEM
+ * past OVBTEST_ODP_MAX_CHILDREN (mlx5 has no such cap: its 1 GiB children
+ * are made until an allocation fails).
+ */
 static struct ib_umem_odp *ovbtest_odp_child(struct ovbtest_mr *mr, u64 va)
 {
 	unsigned long idx = va >> OVBTEST_ODP_CHILD_SHIFT;
@@ -157,6 +162,10 @@ static struct ib_umem_odp *ovbtest_odp_child(struct ovbtest_mr *mr, u64 va)
 	child = xa_load(&mr->odp_children, idx);
 	if (child)
 		goto out;
+	if (mr->odp_nchildren >= OVBTEST_ODP_MAX_CHILDREN) {
+		child = ERR_PTR(-ENOMEM);
+		goto out;
+	}
 	child = ib_umem_odp_alloc_child(to_ib_umem_odp(mr->umem),
 					(u64)idx << OVBTEST_ODP_CHILD_SHIFT,
 					BIT_ULL(OVBTEST_ODP_CHILD_SHIFT),
@@ -170,6 +179,8 @@ static struct ib_umem_odp *ovbtest_odp_child(struct ovbtest_mr *mr, u64 va)
 	if (ret) {
 		ib_umem_odp_release(child);
 		child = ERR_PTR(ret);
+	} else {
+		mr->odp_nchildren++;
 	}
 out:
 	mutex_unlock(&mr->odp_lock);
@@ -244,6 +255,7 @@ int ovbtest_odp_xfer(struct ovbtest_mr *mr, u64 off, void *buf, size_t len,
 	int ret;
 
 	for (done = 0; done < len; done += n) {
+		cond_resched();
 		n = len - done;
 		if (mr->odp_implicit) {
 			umem_odp = ovbtest_odp_child(mr, va + done);
@@ -259,10 +271,19 @@ int ovbtest_odp_xfer(struct ovbtest_mr *mr, u64 off, void *buf, size_t len,
 	return 0;
 }
 
+/* After an ODP MR's umem went: the implicit MR's hold on the mm goes. */
+void ovbtest_odp_mr_put_mm(struct ovbtest_mr *mr)
+{
+	if (mr->odp_mm)
+		mmdrop(mr->odp_mm);
+	mr->odp_mm = NULL;
+}
+
 static void ovbtest_odp_mr_free(struct ovbtest_mr *mr)
 {
 	ovbtest_odp_mr_release(mr);
 	ib_umem_release(mr->umem);
+	ovbtest_odp_mr_put_mm(mr);
 	kfree(mr);
 }
 
@@ -270,6 +291,16 @@ static void ovbtest_odp_mr_free(struct ovbtest_mr *mr)
  * REG_MR (or REREG_MR's new MR) with IB_ACCESS_ON_DEMAND: an implicit MR
  * for start 0 and length U64_MAX (its iova must be 0), else an ODP umem
  * over the range.  EOPNOTSUPP without odp=1.
+ *
+ * A ranged umem's interval notifier holds its mm (mmgrab), and so does
+ * each child of an implicit MR; the implicit umem itself holds nothing
+ * (ib_umem_odp_alloc_implicit() only notes current->mm), so an implicit
+ * MR without children would keep a pointer to a freed mm once the
+ * registering process is gone while the file lives on (a fork child, an
+ * exec), and the next child (COPY, ADVISE_MR) would be made from it by
+ * ib_umem_odp_alloc_child()'s mmget_not_zero().  The MR holds the mm
+ * itself (mr->odp_mm, dropped after the umem): that mmget_not_zero()
+ * then fails cleanly, EFAULT.  mlx5 has no such hold (6.1, 6.12).
  */
 struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
 				 u64 length, u64 virt_addr, int access)
@@ -298,6 +329,10 @@ struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
 		return ibmr;
 	}
 	mr = to_omr(ibmr);
+	if (implicit) {
+		mr->odp_mm = umem_odp->umem.owning_mm;
+		mmgrab(mr->odp_mm);
+	}
 	mr->ibmr.device = ibdev;
 	mr->odp_implicit = implicit;
 	mutex_init(&mr->odp_lock);
@@ -337,8 +372,10 @@ void ovbtest_odp_mr_release(struct ovbtest_mr *mr)
 	xa_cmpxchg(&to_odev(mr->ibmr.device)->odp_mrs, mr->ibmr.lkey, mr,
 		   NULL, GFP_KERNEL);
 	synchronize_srcu(&ovbtest_odp_srcu);
-	xa_for_each(&mr->odp_children, idx, child)
+	xa_for_each(&mr->odp_children, idx, child) {
 		ib_umem_odp_release(child);
+		cond_resched();
+	}
 	xa_destroy(&mr->odp_children);
 }
 
@@ -371,13 +408,42 @@ static int ovbtest_odp_prefetch_range(struct ib_umem_odp *umem_odp, u64 va,
 	return 0;
 }
 
-/* mlx5's pagefault_mr() for a prefetch: EFAULT outside the MR. */
+/*
+ * PREFETCH_NO_FAULT of an implicit MR from @va (< @end): the first address
+ * from there that a VMA covers, in *@next (@end if none); EFAULT when the
+ * mm has no users left.  Where no VMA is, no page is present and a child
+ * would map nothing: none is made (mlx5 makes them all).
+ */
+static int ovbtest_odp_next_mapped(struct ovbtest_mr *mr, u64 va, u64 end,
+				   u64 *next)
+{
+	struct mm_struct *mm = mr->odp_mm;
+	struct vm_area_struct *vma;
+
+	if (!mmget_not_zero(mm))
+		return -EFAULT;
+	mmap_read_lock(mm);
+	vma = find_vma(mm, va);
+	*next = vma && vma->vm_start < end ? max_t(u64, va, vma->vm_start) :
+		end;
+	mmap_read_unlock(mm);
+	/* the last user's exit_mmap() is not for this ioctl to run */
+	mmput_async(mm);
+	return 0;
+}
+
+/*
+ * mlx5's pagefault_mr() for a prefetch: EFAULT outside the MR.  A zero
+ * @bcnt as there: an explicit MR's goes to ib_umem_odp_map_dma_and_lock()
+ * (EINVAL at a page-aligned address, where hmm walks an empty range; the
+ * page mapped at an unaligned one), an implicit MR's maps nothing, 0.
+ */
 static int ovbtest_odp_prefetch(struct ovbtest_mr *mr, u64 io_virt, u32 bcnt,
 				bool downgrade, bool fault)
 {
 	struct ib_umem_odp *umem_odp = to_ib_umem_odp(mr->umem);
 	bool write = umem_odp->umem.writable && !downgrade;
-	u64 va, len;
+	u64 va, len, end;
 	int ret;
 
 	if (io_virt < mr->ibmr.iova)
@@ -393,11 +459,21 @@ static int ovbtest_odp_prefetch(struct ovbtest_mr *mr, u64 io_virt, u32 bcnt,
 	}
 	if (io_virt >= TASK_SIZE_MAX || TASK_SIZE_MAX - io_virt < bcnt)
 		return -EFAULT;
-	for (va = io_virt; bcnt; va += len, bcnt -= len) {
+	end = io_virt + bcnt;
+	for (va = io_virt; va < end; va += len) {
+		cond_resched();
+		if (!fault && !xa_load(&mr->odp_children,
+				       va >> OVBTEST_ODP_CHILD_SHIFT)) {
+			ret = ovbtest_odp_next_mapped(mr, va, end, &va);
+			if (ret)
+				return ret;
+			if (va >= end)
+				break;
+		}
 		umem_odp = ovbtest_odp_child(mr, va);
 		if (IS_ERR(umem_odp))
 			return PTR_ERR(umem_odp);
-		len = min_t(u64, bcnt, ib_umem_end(umem_odp) - va);
+		len = min_t(u64, end, ib_umem_end(umem_odp)) - va;
 		ret = ovbtest_odp_prefetch_range(umem_odp, va, len, write,
 						 fault);
 		if (ret < 0)
@@ -427,6 +503,7 @@ static int ovbtest_advise_mr(struct ib_pd *pd,
 	if (flags & IB_UVERBS_ADVISE_MR_FLAG_FLUSH) {
 		/* each entry looked up and faulted in turn, errors seen */
 		for (i = 0; i < num_sge && !ret; i++) {
+			cond_resched();
 			mr = ovbtest_odp_lookup(pd, sg_list[i].lkey, write);
 			ret = IS_ERR(mr) ? PTR_ERR(mr) :
 			      ovbtest_odp_prefetch(mr, sg_list[i].addr,
@@ -442,6 +519,7 @@ static int ovbtest_advise_mr(struct ib_pd *pd,
 			ret = PTR_ERR(mr);
 	}
 	for (i = 0; i < num_sge && !ret; i++) {
+		cond_resched();
 		mr = ovbtest_odp_lookup(pd, sg_list[i].lkey, write);
 		if (!IS_ERR(mr))
 			ovbtest_odp_prefetch(mr, sg_list[i].addr,
@@ -457,6 +535,11 @@ static const struct ib_device_ops ovbtest_odp_ops = {
 	.advise_mr = ovbtest_advise_mr,
 };
 
+/*
+ * ib_set_device_ops() sets an op only where none is set yet (first wins):
+ * ovbtest_dev_init() calls this before it sets dm.c's ops, whose
+ * advise_mr (a stub that checks the SGEs) the device has without odp=1.
+ */
 void ovbtest_odp_dev_init(struct ovbtest_dev *dev)
 {
 	xa_init(&dev->odp_mrs);
@@ -502,6 +585,7 @@ static int UVERBS_HANDLER(OVBTEST_METHOD_MR_ODP_STATE)(struct uverbs_attr_bundle
 		xa_for_each(&mr->odp_children, idx, child) {
 			ovbtest_odp_count(child, &st);
 			st.children++;
+			cond_resched();
 		}
 		mutex_unlock(&mr->odp_lock);
 	}

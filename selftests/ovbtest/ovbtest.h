@@ -235,8 +235,10 @@ struct ovbtest_mr {
 	 * address >> OVBTEST_ODP_CHILD_SHIFT, under odp_lock).
 	 */
 	bool odp_implicit;
-	struct mutex odp_lock;		/* odp_children */
+	struct mm_struct *odp_mm;	/* implicit: held by mmgrab() */
+	struct mutex odp_lock;		/* odp_children, odp_nchildren */
 	struct xarray odp_children;
+	unsigned int odp_nchildren;
 	atomic64_t odp_invalidations;
 };
 
@@ -329,17 +331,66 @@ extern const struct ib_device_ops ovbtest_mr_rereg_ops;
 int ovbtest_mr_copy(struct ovbtest_mr *src, u64 src_off, struct ovbtest_mr *dst,
 		    u64 dst_off, u32 len);
 
-/* odp.c: on-demand paging MRs and ADVISE_MR (odp=1) */
+/*
+ * odp.c: on-demand paging MRs and ADVISE_MR (odp=1), built only where
+ * ib_core has ib_umem_odp (CONFIG_INFINIBAND_ON_DEMAND_PAGING); without
+ * it no odp parameter, no ODP caps, REG_MR with ON_DEMAND EOPNOTSUPP.
+ */
+#if IS_ENABLED(CONFIG_INFINIBAND_ON_DEMAND_PAGING)
 extern const struct uapi_definition ovbtest_odp_uapi_defs[];
+#define OVBTEST_ODP_UAPI_DEFS	UAPI_DEF_CHAIN(ovbtest_odp_uapi_defs),
 bool ovbtest_odp_enabled(void);
 void ovbtest_odp_dev_init(struct ovbtest_dev *dev);
 void ovbtest_odp_caps(struct ib_device_attr *attr, bool user);
 struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
 				 u64 length, u64 virt_addr, int access);
 void ovbtest_odp_mr_release(struct ovbtest_mr *mr);
+void ovbtest_odp_mr_put_mm(struct ovbtest_mr *mr);
 u64 ovbtest_odp_mr_limit(struct ovbtest_mr *mr);
 int ovbtest_odp_xfer(struct ovbtest_mr *mr, u64 off, void *buf, size_t len,
 		     bool to_umem);
+#else
+#define OVBTEST_ODP_UAPI_DEFS
+static inline bool ovbtest_odp_enabled(void)
+{
+	return false;
+}
+
+static inline void ovbtest_odp_dev_init(struct ovbtest_dev *dev)
+{
+}
+
+static inline void ovbtest_odp_caps(struct ib_device_attr *attr, bool user)
+{
+}
+
+static inline struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev,
+					       u64 start, u64 length,
+					       u64 virt_addr, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void ovbtest_odp_mr_release(struct ovbtest_mr *mr)
+{
+}
+
+static inline void ovbtest_odp_mr_put_mm(struct ovbtest_mr *mr)
+{
+}
+
+/* no umem is ODP here: never called */
+static inline u64 ovbtest_odp_mr_limit(struct ovbtest_mr *mr)
+{
+	return 0;
+}
+
+static inline int ovbtest_odp_xfer(struct ovbtest_mr *mr, u64 off, void *buf,
+				   size_t len, bool to_umem)
+{
+	return -EFAULT;
+}
+#endif
 
 /* mmap.c */
 extern const struct ib_device_ops ovbtest_mmap_ops;

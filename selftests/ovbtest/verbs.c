@@ -278,6 +278,7 @@ static int ovbtest_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	ovbtest_dmabuf_mr_release(mr);
 	ovbtest_odp_mr_release(mr);
 	ib_umem_release(mr->umem);
+	ovbtest_odp_mr_put_mm(mr);
 	kfree(mr);
 	return 0;
 }

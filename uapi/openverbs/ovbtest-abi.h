@@ -552,6 +552,12 @@ enum ovbtest_mr_odp_state_attrs {
 };
 
 #define OVBTEST_ODP_CHILD_SHIFT	21
+/*
+ * At most this many child ranges per implicit MR: the one past it fails
+ * with ENOMEM (COPY, ADVISE_MR with FLUSH; silently without).
+ * PREFETCH_NO_FAULT makes no child where no VMA is.
+ */
+#define OVBTEST_ODP_MAX_CHILDREN	4096
 
 struct ovbtest_mr_odp_state {
 	__aligned_u64 readable;		/* DMA-mapped pages */
