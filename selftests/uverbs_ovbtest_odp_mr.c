@@ -226,6 +226,20 @@ static void fill(char *p, size_t len, unsigned int seed)
 		p[i] = (char)(i * 13 + seed);
 }
 
+/* Set ovbtest's odp_mm_hold (Y or N); 0 or -errno. */
+static int set_mm_hold(char yn)
+{
+	int fd = open(OVBTEST_PARAM("odp_mm_hold"), O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, &yn, 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 /* Whether ovbtest.ko is loaded with odp=Y (@want 1) or =N (0). */
 static int odp_param_is(int want)
 {
@@ -340,6 +354,7 @@ FIXTURE_SETUP(odp)
 
 FIXTURE_TEARDOWN(odp)
 {
+	set_mm_hold('Y');
 	if (self->fd >= 0)
 		close(self->fd);
 	if (self->kmsg >= 0)
@@ -955,7 +970,8 @@ struct orphan_result {
  * as ib_umem_odp_alloc_child() answers for an mm with no users, and no
  * child is made.  DEREG at C's exit drops the hold; no WARN.
  */
-TEST_F(odp, implicit_mr_outlives_its_process)
+static void implicit_orphan(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(odp) *self)
 {
 	struct orphan_result r = { 1, 1, 1, -1 };
 	int go[2], res[2], st, got;
@@ -1083,6 +1099,27 @@ TEST_F(odp, implicit_mr_outlives_its_process)
 	EXPECT_EQ(0, r.state);
 	EXPECT_EQ(0, r.children);
 	EXPECT_CLEAN_CLOSE();
+}
+
+TEST_F(odp, implicit_mr_outlives_its_process)
+{
+	implicit_orphan(_metadata, self);
+}
+
+/*
+ * The same with the driver as mlx5 is (odp_mm_hold=N): it takes no mm
+ * reference of its own, so only the implicit umem can keep P's mm.  Ours
+ * does (ib_umem_odp_alloc_implicit() mmgrab()s it): EFAULT, no child, as
+ * above.  The in-tree module keeps none, and the child would be made in
+ * freed memory or in another process's mm; that is not run there.
+ */
+TEST_F(odp, implicit_mr_outlives_its_process_mlx5)
+{
+	if (raw_stack_is_intree())
+		SKIP(return, "in-tree ib_uverbs: an implicit umem holds no mm (testing.md)");
+	ASSERT_EQ(0, set_mm_hold('N'));
+	implicit_orphan(_metadata, self);
+	EXPECT_EQ(0, set_mm_hold('Y'));
 }
 
 /*

@@ -35,6 +35,15 @@ static bool odp;
 module_param(odp, bool, 0444);
 MODULE_PARM_DESC(odp, "on-demand paging MRs and ADVISE_MR, as mlx5 (default off)");
 
+/*
+ * Whether an implicit MR registered from now on holds its mm itself
+ * (ovbtest_odp_mr_new()).  N is mlx5's way: the mm is then only as safe
+ * as ib_uverbs' implicit umem keeps it.
+ */
+static bool odp_mm_hold = true;
+module_param(odp_mm_hold, bool, 0644);
+MODULE_PARM_DESC(odp_mm_hold, "implicit ODP MRs take their own mm reference (N: as mlx5, default Y)");
+
 static atomic64_t ovbtest_odp_invalidations;
 static atomic64_t ovbtest_odp_fault_pages;
 static atomic64_t ovbtest_odp_prefetch_pages;
@@ -300,7 +309,9 @@ static void ovbtest_odp_mr_free(struct ovbtest_mr *mr)
  * exec), and the next child (COPY, ADVISE_MR) would be made from it by
  * ib_umem_odp_alloc_child()'s mmget_not_zero().  The MR holds the mm
  * itself (mr->odp_mm, dropped after the umem): that mmget_not_zero()
- * then fails cleanly, EFAULT.  mlx5 has no such hold (6.1, 6.12).
+ * then fails cleanly, EFAULT.  mlx5 has no such hold (6.1, 6.12), and
+ * neither has it with odp_mm_hold=N: the in-tree ib_uverbs then leaves
+ * the gap open, ours closes it in the implicit umem (kernel/umem_odp.c).
  */
 struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
 				 u64 length, u64 virt_addr, int access)
@@ -329,7 +340,7 @@ struct ib_mr *ovbtest_odp_mr_new(struct ib_device *ibdev, u64 start,
 		return ibmr;
 	}
 	mr = to_omr(ibmr);
-	if (implicit) {
+	if (implicit && READ_ONCE(odp_mm_hold)) {
 		mr->odp_mm = umem_odp->umem.owning_mm;
 		mmgrab(mr->odp_mm);
 	}
