@@ -12,8 +12,8 @@
  * the page is not mapped.  pfn_list holds hmm's answer per CPU page.
  *
  * An implicit umem covers the whole address space and maps nothing
- * itself: it only remembers the mm and the owner for the children the
- * driver creates on faults.
+ * itself: it only holds the mm (mmgrab) and the owner for the children
+ * the driver creates on faults.
  *
  * The exported prototypes, their kABI and their behaviour are those of
  * the in-tree ib_uverbs of 6.1 (mlx5_ib uses them).
@@ -50,7 +50,7 @@ static struct ib_umem_odp *odp_new(struct ib_device *device,
 	odp->umem.writable = writable;
 	/*
 	 * No mmgrab here: the interval notifier holds the mm for a ranged
-	 * umem, and an implicit one lives inside its owner's MR.
+	 * umem; an implicit one takes its own (ib_umem_odp_alloc_implicit).
 	 */
 	odp->umem.owning_mm = mm;
 	odp->notifier.ops = ops;
@@ -122,9 +122,11 @@ static void odp_unwatch_range(struct ib_umem_odp *odp)
 	odp_free_lists(odp);
 }
 
-/* The umem and its owner reference. */
+/* The umem, its owner reference and an implicit umem's mm reference. */
 static void odp_free(struct ib_umem_odp *odp)
 {
+	if (odp->is_implicit_odp)
+		mmdrop(odp->umem.owning_mm);
 	put_pid(odp->tgid);
 	kfree(odp);
 }
@@ -162,7 +164,12 @@ static struct pid *odp_current_owner(void)
  * @access: IB_ACCESS_* flags of the MR (huge pages are not supported)
  *
  * It has no range and no page lists; the driver makes children under it
- * with ib_umem_odp_alloc_child() for the ranges the HCA touches.
+ * with ib_umem_odp_alloc_child() for the ranges the HCA touches.  It
+ * holds the caller's mm_struct (not its address space) until released,
+ * because the MR can outlive the process: a fork child or a process the
+ * file was passed to keeps it, and a child made after the registering
+ * process exited must find the mm dead (-EFAULT), not freed or reused.
+ * 6.1 and 6.12 hold nothing here, and mlx5 nothing in its MR.
  *
  * Return: the umem, or ERR_PTR(-EINVAL) for IB_ACCESS_HUGETLB, -ENOMEM.
  */
@@ -178,6 +185,7 @@ struct ib_umem_odp *ib_umem_odp_alloc_implicit(struct ib_device *device,
 	if (!odp)
 		return ERR_PTR(-ENOMEM);
 	odp->is_implicit_odp = 1;
+	mmgrab(odp->umem.owning_mm);
 	return odp_finish(odp, odp_current_owner(), NULL);
 }
 EXPORT_SYMBOL(ib_umem_odp_alloc_implicit);
