@@ -66,29 +66,32 @@ static void umap_init_revoked(struct rdma_umap_priv *priv,
  *
  *  - @orig still listed, no hot-unplug: the copy is listed too, with its
  *    own reference on the driver's entry, and a later revoke finds it.
- *  - @orig no longer listed (revoked, or its file disassociated): it has
- *    no PTEs, so the copy gets none, and its record is a revoked one.
  *  - A hot-unplug is under way (it holds or waits for hw_destroy_rwsem
  *    for write; only the unplug does, as a VMA keeps the file open): its
- *    revoke may be waiting for the mmap_lock we hold, and would visit
- *    the copy only after, so it is revoked here and now: @orig's PTEs
- *    go, before they can be copied or moved, and both records become
- *    revoked ones.  No record is added to the list while it is being
- *    emptied, so the revoke ends whatever user space keeps doing.
+ *    revoke may be waiting for the mmap_lock we hold, and would visit a
+ *    listed copy only after, while fork would fill the copy with
+ *    @orig's device PTEs right after this.  So @orig is revoked here and
+ *    now, its PTEs zapped before they can be copied or moved.
+ *  - @orig not listed (revoked): the copy is not listed either, so
+ *    nothing joins the list while a revoke empties it, and the revoke
+ *    ends whatever user space keeps doing.  With the file disassociated
+ *    (after an unplug, or during one) the copy is emptied and left
+ *    without a record, so faults on it SIGBUS, as in 6.1; after a
+ *    driver's revoke (the context lives on) it gets a revoked record,
+ *    faulting in the harmless page as its original does, as in 6.12.
  *
- * The record cannot be left out: the copy would get @orig's PTEs out of
- * every revoke's sight.  It is a few bytes, so it is allocated NOFAIL.
+ * A live copy cannot be left out: it would get @orig's PTEs out of
+ * every revoke's sight.  Its record is a few bytes, allocated NOFAIL.
  */
 static void uverbs_umap_open(struct vm_area_struct *vma)
 {
 	struct rdma_umap_priv *orig = vma->vm_private_data;
 	struct ib_uverbs_file *ufile = vma_ufile(vma);
-	struct rdma_umap_priv *copy;
+	struct rdma_umap_priv *copy = NULL;
 	bool unplugging, listed;
 
 	if (!orig)
 		return;
-	copy = kzalloc(sizeof(*copy), GFP_KERNEL | __GFP_NOFAIL);
 	unplugging = !down_read_trylock(&ufile->hw_destroy_rwsem);
 
 	mutex_lock(&ufile->umap_lock);
@@ -97,13 +100,19 @@ static void uverbs_umap_open(struct vm_area_struct *vma)
 		umap_unlink(orig);
 	}
 	listed = !list_empty(&orig->list);
-	if (!listed)
-		umap_init_revoked(copy, vma);
 	mutex_unlock(&ufile->umap_lock);
 
-	/* links the copy, taking umap_lock itself */
-	if (listed)
+	if (listed || (!unplugging && ufile->ucontext))
+		copy = kzalloc(sizeof(*copy), GFP_KERNEL | __GFP_NOFAIL);
+	if (listed) {
+		/* links the copy, taking umap_lock itself */
 		rdma_umap_priv_init(copy, vma, orig->entry);
+	} else if (copy) {
+		umap_init_revoked(copy, vma);
+	} else {
+		vma->vm_private_data = NULL;
+		vma_zap_all(vma);
+	}
 	if (!unplugging)
 		up_read(&ufile->hw_destroy_rwsem);
 }
