@@ -42,6 +42,19 @@ static void umap_unlink(struct rdma_umap_priv *priv)
 }
 
 /*
+ * @vma, a copy, maps nothing and never will: zapping its original freed
+ * the PAT memtype the copy inherited (x86), so its unmap must not look
+ * for it (it would WARN in untrack_pfn).  Fork does the same for every
+ * copy (untrack_pfn_clear); mremap's and a split's keep the flag.
+ */
+static void vma_forget_pat(struct vm_area_struct *vma)
+{
+#ifdef VM_PAT
+	ovb_vm_flags_clear(vma, VM_PAT);
+#endif
+}
+
+/*
  * The record of a mapping that maps nothing any more (revoked): off the
  * file's list and holding no entry, so the revoke never needs to visit
  * it, and faults on it get the harmless page.
@@ -109,6 +122,10 @@ static void uverbs_umap_open(struct vm_area_struct *vma)
 		rdma_umap_priv_init(copy, vma, orig->entry);
 	} else if (copy) {
 		umap_init_revoked(copy, vma);
+	} else if (unplugging) {
+		/* nothing to zap: @orig's PTEs went, with its PAT memtype */
+		vma->vm_private_data = NULL;
+		vma_forget_pat(vma);
 	} else {
 		vma->vm_private_data = NULL;
 		vma_zap_all(vma);
