@@ -41,6 +41,13 @@
 #define ovb_flow_filter_size(type)	sizeof(type)
 #endif
 
+/* Clearing VMA flags: a helper where vm_flags is read-only (6.3+). */
+#ifdef OVB_HAVE_VM_FLAGS_CLEAR
+#define ovb_vm_flags_clear(vma, flags)	vm_flags_clear(vma, flags)
+#else
+#define ovb_vm_flags_clear(vma, flags)	((vma)->vm_flags &= ~(flags))
+#endif
+
 /* The device class: its constructor and the devnode() callback type. */
 #ifdef OVB_HAVE_CLASS_CREATE_OWNER
 #define ovb_class_create(name)		class_create(THIS_MODULE, name)

@@ -9,8 +9,9 @@
  * zapped the mappings, fault in a harmless page instead of device memory.
  *
  * A record's life: linked by ib_core at mmap, linked again for every copy
- * (umap_track_copy), unlinked by close, or early by the hot-unplug
- * (umap_unlink), which leaves the VMA with a record that maps nothing.
+ * of a live mapping (uverbs_umap_open), unlinked by close, or early by a
+ * revoke (umap_unlink), which leaves the VMA with a record that maps
+ * nothing; copies of such a VMA get such a record too.
  */
 
 #include <linux/mm.h>
@@ -41,60 +42,96 @@ static void umap_unlink(struct rdma_umap_priv *priv)
 }
 
 /*
- * Record @vma, a copy of @orig's mapping.  False when the copy must not
- * reach the device: the file has no context any more (disassociated), or
- * there is no memory for the record.
- *
- * While a hot-unplug tears the file down it holds hw_destroy_rwsem for
- * write, and its revoke may be waiting for the mmap_lock our caller holds
- * (fork holds the parent's for all of dup_mmap).  Emptying the copy then
- * is no answer: fork calls open before copy_page_range, which would fill
- * the emptied copy with the parent's device PTEs, out of the revoke's
- * sight.  So the copy is recorded all the same; the revoke goes on until
- * no record is left, and zaps the copy once our caller has dropped the
- * new mm's mmap_lock.  This is safe without the rwsem:
- *  - every caller of open (fork, VMA split, mremap's copy) holds @orig's
- *    mmap_lock for write, and @orig's record leaves the list, dropping
- *    its entry, only under that lock (close, the revoke's zap) or when
- *    its mm has no users left (umaps_next_mm), which a process running
- *    open is not: orig->entry is stable here, and a reference to it
- *    (when not NULL) is taken before the record is visible;
- *  - if the revoke already passed @orig's mm, orig->entry is NULL and
- *    the PTEs are gone, so the copy maps nothing and holds no entry;
- *    otherwise @orig is still listed, so the revoke has @orig's mm and
- *    then the copy's still to visit, and unlinks the copy (putting the
- *    entry) before the context, which the entry belongs to, is freed;
- *  - the record is linked under umap_lock inside mmap_lock, the order
- *    the revoke's zap takes them in.
+ * @vma, a copy, maps nothing and never will: zapping its original freed
+ * the PAT memtype the copy inherited (x86), so its unmap must not look
+ * for it (it would WARN in untrack_pfn).  Fork does the same for every
+ * copy (untrack_pfn_clear); mremap's and a split's keep the flag.
  */
-static bool umap_track_copy(struct ib_uverbs_file *ufile,
-			    struct vm_area_struct *vma,
-			    const struct rdma_umap_priv *orig)
+static void vma_forget_pat(struct vm_area_struct *vma)
 {
-	struct rdma_umap_priv *copy = NULL;
-	bool revoking = !down_read_trylock(&ufile->hw_destroy_rwsem);
-
-	if (revoking || ufile->ucontext)
-		copy = kzalloc(sizeof(*copy), GFP_KERNEL);
-	if (copy)
-		rdma_umap_priv_init(copy, vma, orig->entry);
-	if (!revoking)
-		up_read(&ufile->hw_destroy_rwsem);
-	return copy;
+#ifdef VM_PAT
+	ovb_vm_flags_clear(vma, VM_PAT);
+#endif
 }
 
 /*
- * A VMA was duplicated (fork, split, mremap): track the copy, or empty it
- * (faults on it then SIGBUS).
+ * The record of a mapping that maps nothing any more (revoked): off the
+ * file's list and holding no entry, so the revoke never needs to visit
+ * it, and faults on it get the harmless page.
+ */
+static void umap_init_revoked(struct rdma_umap_priv *priv,
+			      struct vm_area_struct *vma)
+{
+	priv->vma = vma;
+	priv->entry = NULL;
+	INIT_LIST_HEAD(&priv->list);
+	vma->vm_private_data = priv;
+}
+
+/*
+ * A VMA was duplicated: fork (dup_mmap), a split, or mremap's copy_vma.
+ * Each caller holds the mmap_lock of @orig's mm for write and calls open
+ * before any PTE reaches the copy (copy_page_range, move_page_tables),
+ * and before a split shrinks @orig.  So @orig's list membership is
+ * stable here: its record leaves the list only under that lock (close,
+ * the revoke's zap) or once its mm has no users (umaps_next_mm), which a
+ * process running open is not.
+ *
+ *  - @orig still listed, no hot-unplug: the copy is listed too, with its
+ *    own reference on the driver's entry, and a later revoke finds it.
+ *  - A hot-unplug is under way (it holds or waits for hw_destroy_rwsem
+ *    for write; only the unplug does, as a VMA keeps the file open): its
+ *    revoke may be waiting for the mmap_lock we hold, and would visit a
+ *    listed copy only after, while fork would fill the copy with
+ *    @orig's device PTEs right after this.  So @orig is revoked here and
+ *    now, its PTEs zapped before they can be copied or moved.
+ *  - @orig not listed (revoked): the copy is not listed either, so
+ *    nothing joins the list while a revoke empties it, and the revoke
+ *    ends whatever user space keeps doing.  With the file disassociated
+ *    (after an unplug, or during one) the copy is emptied and left
+ *    without a record, so faults on it SIGBUS, as in 6.1; after a
+ *    driver's revoke (the context lives on) it gets a revoked record,
+ *    faulting in the harmless page as its original does, as in 6.12.
+ *
+ * A live copy cannot be left out: it would get @orig's PTEs out of
+ * every revoke's sight.  Its record is a few bytes, allocated NOFAIL.
  */
 static void uverbs_umap_open(struct vm_area_struct *vma)
 {
-	const struct rdma_umap_priv *orig = vma->vm_private_data;
+	struct rdma_umap_priv *orig = vma->vm_private_data;
+	struct ib_uverbs_file *ufile = vma_ufile(vma);
+	struct rdma_umap_priv *copy = NULL;
+	bool unplugging, listed;
 
-	if (!orig || umap_track_copy(vma_ufile(vma), vma, orig))
+	if (!orig)
 		return;
-	vma->vm_private_data = NULL;
-	vma_zap_all(vma);
+	unplugging = !down_read_trylock(&ufile->hw_destroy_rwsem);
+
+	mutex_lock(&ufile->umap_lock);
+	if (unplugging && !list_empty(&orig->list)) {
+		vma_zap_all(orig->vma);
+		umap_unlink(orig);
+	}
+	listed = !list_empty(&orig->list);
+	mutex_unlock(&ufile->umap_lock);
+
+	if (listed || (!unplugging && ufile->ucontext))
+		copy = kzalloc(sizeof(*copy), GFP_KERNEL | __GFP_NOFAIL);
+	if (listed) {
+		/* links the copy, taking umap_lock itself */
+		rdma_umap_priv_init(copy, vma, orig->entry);
+	} else if (copy) {
+		umap_init_revoked(copy, vma);
+	} else if (unplugging) {
+		/* nothing to zap: @orig's PTEs went, with its PAT memtype */
+		vma->vm_private_data = NULL;
+		vma_forget_pat(vma);
+	} else {
+		vma->vm_private_data = NULL;
+		vma_zap_all(vma);
+	}
+	if (!unplugging)
+		up_read(&ufile->hw_destroy_rwsem);
 }
 
 static void uverbs_umap_close(struct vm_area_struct *vma)
@@ -176,8 +213,10 @@ int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 
 /*
  * One mm that still maps this file, with a reference; NULL when none is
- * left.  Records of exiting processes are dropped on the way: their VMAs
- * go without our help.
+ * left.  The oldest record first (ib_core adds at the head): a process
+ * that keeps forking is reached before its children, and once revoked
+ * makes only revoked copies.  Records of exiting processes are dropped
+ * on the way: their VMAs go without our help.
  */
 static struct mm_struct *umaps_next_mm(struct ib_uverbs_file *ufile)
 {
@@ -186,8 +225,8 @@ static struct mm_struct *umaps_next_mm(struct ib_uverbs_file *ufile)
 
 	mutex_lock(&ufile->umap_lock);
 	while (!mm && !list_empty(&ufile->umaps)) {
-		first = list_first_entry(&ufile->umaps, struct rdma_umap_priv,
-					 list);
+		first = list_last_entry(&ufile->umaps, struct rdma_umap_priv,
+					list);
 		if (mmget_not_zero(first->vma->vm_mm))
 			mm = first->vma->vm_mm;
 		else
@@ -197,14 +236,22 @@ static struct mm_struct *umaps_next_mm(struct ib_uverbs_file *ufile)
 	return mm;
 }
 
-/* Empty every VMA of @mm that maps this file.  mmap_lock held. */
+/*
+ * Empty every VMA of @mm that maps this file.  mmap_lock held for read.
+ *
+ * munmap takes VMAs out of the tree, then may drop to a read lock while
+ * it frees their page tables, and only then closes them: such a VMA is
+ * still listed, but zapping it would walk page tables being freed.  It
+ * is skipped; its close, soon, unlinks it.
+ */
 static void umaps_zap_mm(struct ib_uverbs_file *ufile, struct mm_struct *mm)
 {
 	struct rdma_umap_priv *priv, *next;
 
 	mutex_lock(&ufile->umap_lock);
 	list_for_each_entry_safe(priv, next, &ufile->umaps, list) {
-		if (priv->vma->vm_mm != mm)
+		if (priv->vma->vm_mm != mm ||
+		    vma_lookup(mm, priv->vma->vm_start) != priv->vma)
 			continue;
 		/* the pages go before the driver may free what they map */
 		vma_zap_all(priv->vma);
@@ -234,6 +281,8 @@ static void umaps_revoke(struct ib_uverbs_file *ufile)
 		umaps_zap_mm(ufile, mm);
 		mmap_read_unlock(mm);
 		mmput(mm);
+		/* a VMA munmap is closing keeps its mm first for a while */
+		cond_resched();
 	}
 }
 
