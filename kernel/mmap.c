@@ -15,6 +15,7 @@
  */
 
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
@@ -242,11 +243,12 @@ static struct mm_struct *umaps_next_mm(struct ib_uverbs_file *ufile)
  * munmap takes VMAs out of the tree, then may drop to a read lock while
  * it frees their page tables, and only then closes them: such a VMA is
  * still listed, but zapping it would walk page tables being freed.  It
- * is skipped; its close, soon, unlinks it.
+ * is skipped; its close, soon, unlinks it.  True if anything was zapped.
  */
-static void umaps_zap_mm(struct ib_uverbs_file *ufile, struct mm_struct *mm)
+static bool umaps_zap_mm(struct ib_uverbs_file *ufile, struct mm_struct *mm)
 {
 	struct rdma_umap_priv *priv, *next;
+	bool zapped = false;
 
 	mutex_lock(&ufile->umap_lock);
 	list_for_each_entry_safe(priv, next, &ufile->umaps, list) {
@@ -256,8 +258,10 @@ static void umaps_zap_mm(struct ib_uverbs_file *ufile, struct mm_struct *mm)
 		/* the pages go before the driver may free what they map */
 		vma_zap_all(priv->vma);
 		umap_unlink(priv);
+		zapped = true;
 	}
 	mutex_unlock(&ufile->umap_lock);
+	return zapped;
 }
 
 /*
@@ -273,16 +277,24 @@ static void umaps_zap_mm(struct ib_uverbs_file *ufile, struct mm_struct *mm)
 static void umaps_revoke(struct ib_uverbs_file *ufile)
 {
 	struct mm_struct *mm;
+	bool zapped;
 
 	ufile_mmap_lock(ufile);
 	ufile_mmap_unlock(ufile);
 	while ((mm = umaps_next_mm(ufile))) {
 		mmap_read_lock(mm);
-		umaps_zap_mm(ufile, mm);
+		zapped = umaps_zap_mm(ufile, mm);
 		mmap_read_unlock(mm);
 		mmput(mm);
-		/* a VMA munmap is closing keeps its mm first for a while */
-		cond_resched();
+		/*
+		 * Nothing zapped: the mm's only records are VMAs munmap is
+		 * closing.  Sleep a tick, not just yield: a revoke running
+		 * at a realtime priority would otherwise starve that munmap.
+		 */
+		if (zapped)
+			cond_resched();
+		else
+			schedule_timeout_uninterruptible(1);
 	}
 }
 
