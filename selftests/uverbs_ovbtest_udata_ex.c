@@ -19,7 +19,15 @@
  *  - a response longer than the user's room is cut by the driver, bytes
  *    past outlen stay as they were; nonzero bytes past the driver's request
  *    (ib_is_udata_cleared()) fail with the driver's errno (EINVAL on
- *    query_device, EOPNOTSUPP on modify_qp, as mlx5) and write nothing.
+ *    query_device, EOPNOTSUPP on modify_qp, as mlx5) and write nothing;
+ *  - CQ creation picks the library generation from the exact lengths as
+ *    cxgb4 does (struct ovbtest_create_cq_req/_resp_v2): a request
+ *    shorter than the new one (none, a 4-byte legacy word, 1-7 bytes by
+ *    ioctl) is an old library's, not read, answered with legacy CQEs and
+ *    the response less its last field even with more room; a whole request
+ *    is read and honoured, the response whole; both cut to outlen, nothing
+ *    past it touched - by legacy and extended write(), INVOKE_WRITE of
+ *    both, and the CQ object's CQ_CREATE method.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -241,16 +249,16 @@ TEST_F(udata_ex, query_device_write_reserved)
  * INVOKE_WRITE of @cmd (an extended command) with core request @req,
  * core response at out[], the driver request @in (@in_len, inline when 8
  * bytes or less) and @out_len bytes of driver room at @drv_room.  0 or
- * -errno; the call in *@c.
+ * -errno; the call in *@c.  wr_ioctl() takes @cmd as it is (a legacy
+ * command, or one with the extended flag).
  */
-static int ex_ioctl(int fd, struct ioc *c, __u32 cmd, const void *req,
+static int wr_ioctl(int fd, struct ioc *c, __u32 cmd, const void *req,
 		    size_t req_len, size_t resp_len, const void *in,
 		    size_t in_len, void *drv_room, size_t out_len)
 {
 	memset(out, FILL, sizeof(out));
 	ovbtest_ioc_init(c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
-	ioc_const(c, UVERBS_ATTR_WRITE_CMD,
-		  IB_USER_VERBS_CMD_FLAG_EXTENDED | cmd);
+	ioc_const(c, UVERBS_ATTR_WRITE_CMD, cmd);
 	ioc_in(c, UVERBS_ATTR_CORE_IN, req, req_len);
 	ioc_out(c, UVERBS_ATTR_CORE_OUT, out, resp_len);
 	if (in)
@@ -258,6 +266,14 @@ static int ex_ioctl(int fd, struct ioc *c, __u32 cmd, const void *req,
 	if (drv_room)
 		ioc_out(c, UVERBS_ATTR_UHW_OUT, drv_room, out_len);
 	return ioc_call(fd, c);
+}
+
+static int ex_ioctl(int fd, struct ioc *c, __u32 cmd, const void *req,
+		    size_t req_len, size_t resp_len, const void *in,
+		    size_t in_len, void *drv_room, size_t out_len)
+{
+	return wr_ioctl(fd, c, IB_USER_VERBS_CMD_FLAG_EXTENDED | cmd, req,
+			req_len, resp_len, in, in_len, drv_room, out_len);
 }
 
 /* The attribute of @id in @c. */
@@ -506,6 +522,306 @@ TEST_F(udata_ex, alloc_pd_legacy_dirty_tail)
 	EXPECT_EQ(-EINVAL, legacy_alloc_pd(self->fd, sizeof(drv.cmd) + 4,
 					   (PD_RESP + RESP_LEN) / 4));
 	EXPECT_TRUE(untouched(out + PD_RESP, sizeof(out) - PD_RESP));
+}
+
+/* ------------------------------------- CREATE_CQ: old and new libraries */
+
+#define CQ_CQE		16
+#define CQ_NEW		sizeof(struct ovbtest_create_cq_resp_v2)
+#define CQ_OLD		offsetof(struct ovbtest_create_cq_resp_v2, abi_flags)
+#define CQ_REQ		sizeof(struct ovbtest_create_cq_req)
+
+/* The driver request of a CQ creation, and 8 bytes past it. */
+static struct {
+	struct ovbtest_create_cq_req req;
+	__u32 extra[2];
+} cq_drv __attribute__((aligned(8)));
+
+/* A request of @cqe_size, a nonzero word past it (read by no one). */
+static void cq_drv_set(__u32 cqe_size)
+{
+	memset(&cq_drv, 0, sizeof(cq_drv));
+	cq_drv.req.cqe_size = cqe_size;
+	cq_drv.extra[0] = 0xdeadbeef;
+	cq_drv.extra[1] = 1;
+}
+
+/*
+ * The driver's room at @r after a CQ creation with @room bytes of it: the
+ * response of the generation (@new_lib: whole, @cqe_size and
+ * OVBTEST_CQ_ABI_NEW; else less abi_flags, legacy CQEs) cut to @room,
+ * and the 32 bytes after that untouched.
+ */
+static void cq_check(struct __test_metadata *_metadata, const char *what,
+		     int idx, const void *r, size_t room, int new_lib,
+		     __u32 cqe_size)
+{
+	struct ovbtest_create_cq_resp_v2 want = {
+		.base.cqe = CQ_CQE,
+		.cqe_size = new_lib ? cqe_size : OVBTEST_CQE_SIZE_LEGACY,
+		.abi_flags = new_lib ? OVBTEST_CQ_ABI_NEW : 0,
+	};
+	size_t len = new_lib ? CQ_NEW : CQ_OLD;
+
+	if (len > room)
+		len = room;
+	EXPECT_EQ(0, memcmp(r, &want, len))
+		TH_LOG("%s case %d: room %zu, %s library", what, idx, room,
+		       new_lib ? "new" : "old");
+	EXPECT_TRUE(untouched((const char *)r + len, 32))
+		TH_LOG("%s case %d: room %zu: written past %zu", what, idx,
+		       room, len);
+}
+
+/* @idx: the case, -1 outside a table */
+#define CQ_CHECK(idx, r, room, new_lib, cqe_size)			\
+	cq_check(_metadata, __func__, idx, r, room, new_lib, cqe_size)
+
+#define CQ_RESP	sizeof(struct ib_uverbs_create_cq_resp)
+#define EXCQ_RESP sizeof(struct ib_uverbs_ex_create_cq_resp)
+
+/*
+ * Legacy CREATE_CQ in 4-byte words (response address in the command):
+ * @drv_len bytes of cq_drv after the core request, @room bytes of driver
+ * room after the 8-byte core response.  The handle or -errno.
+ */
+static int legacy_create_cq(int fd, size_t drv_len, size_t room)
+{
+	struct ib_uverbs_create_cq req = {
+		.response = (uintptr_t)out,
+		.user_handle = 7,
+		.cqe = CQ_CQE,
+		.comp_channel = -1,
+	};
+	ssize_t n;
+
+	memset(&lbuf, 0, sizeof(lbuf));
+	memset(out, FILL, sizeof(out));
+	lbuf.hdr.command = IB_USER_VERBS_CMD_CREATE_CQ;
+	lbuf.hdr.in_words = (sizeof(lbuf.hdr) + sizeof(req) + drv_len) / 4;
+	lbuf.hdr.out_words = (CQ_RESP + room) / 4;
+	memcpy(lbuf.body, &req, sizeof(req));
+	memcpy(lbuf.body + sizeof(req), &cq_drv, drv_len);
+	n = write(fd, &lbuf, sizeof(lbuf.hdr) + sizeof(req) + drv_len);
+	if (n < 0)
+		return -errno;
+	return (int)((struct ib_uverbs_create_cq_resp *)out)->cq_handle;
+}
+
+/*
+ * Legacy write(): no request or a 4-byte word is an old library (the
+ * word is not read: 64 in it changes nothing), 8 bytes or more the new
+ * one; each response as long as its generation's, cut to the room.
+ */
+TEST_F(udata_ex, cq_abi_legacy_write)
+{
+	static const struct {
+		size_t in, room;
+		int new_lib;
+		__u32 cqe_size, want_size;
+	} cases[] = {
+		{ 0, 16, 0, 0, 0 },	/* an old library's room */
+		{ 0, 24, 0, 0, 0 },	/* room for more: still 20 */
+		{ 0, 40, 0, 0, 0 },
+		{ 4, 24, 0, 64, 0 },	/* between: old, not read */
+		{ 4, 12, 0, 0, 0 },	/* cut */
+		{ 8, 24, 1, 0, 64 },	/* new: default 64 */
+		{ 8, 40, 1, 32, 32 },	/* new: asks for 32 */
+		{ 12, 24, 1, 64, 64 },	/* a word past it: not read */
+		{ 16, 20, 1, 0, 64 },	/* cut before abi_flags */
+		{ 8, 4, 1, 0, 64 },
+		{ 8, 0, 1, 0, 64 },	/* no room: nothing written */
+	};
+	unsigned int i;
+	int cq;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		cq_drv_set(cases[i].cqe_size);
+		cq = legacy_create_cq(self->fd, cases[i].in, cases[i].room);
+		ASSERT_LE(0, cq) TH_LOG("case %u", i);
+		EXPECT_EQ(CQ_CQE, ((struct ib_uverbs_create_cq_resp *)out)->cqe);
+		CQ_CHECK(i, out + CQ_RESP, cases[i].room, cases[i].new_lib,
+			 cases[i].want_size);
+		EXPECT_EQ(0, raw_destroy_cq(self->fd, cq, NULL));
+	}
+}
+
+/* A new library's request is checked: bad cqe_size or reserved. */
+TEST_F(udata_ex, cq_abi_new_request_checked)
+{
+	cq_drv_set(48);
+	EXPECT_EQ(-EINVAL, legacy_create_cq(self->fd, CQ_REQ, CQ_NEW));
+	EXPECT_TRUE(untouched(out, sizeof(out)));
+	/* the same bytes cut to 4: an old library's, never read */
+	ASSERT_LE(0, legacy_create_cq(self->fd, 4, CQ_NEW));
+	CQ_CHECK(-1, out + CQ_RESP, CQ_NEW, 0, 0);
+
+	cq_drv_set(32);
+	cq_drv.req.reserved = 1;
+	EXPECT_EQ(-EINVAL, legacy_create_cq(self->fd, CQ_REQ, CQ_NEW));
+	EXPECT_TRUE(untouched(out, sizeof(out)));
+	ASSERT_LE(0, legacy_create_cq(self->fd, 4, CQ_NEW));
+	CQ_CHECK(-1, out + CQ_RESP, CQ_NEW, 0, 0);
+}
+
+/* EX_CREATE_CQ in 8-byte words: 0 is old, 8 and 16 are new. */
+TEST_F(udata_ex, cq_abi_ex_write)
+{
+	struct ib_uverbs_ex_create_cq req = {
+		.user_handle = 7,
+		.cqe = CQ_CQE,
+		.comp_channel = -1,
+	};
+	struct ib_uverbs_ex_create_cq_resp *core = (void *)out;
+
+	cq_drv_set(0);
+	ASSERT_EQ(0, ex_write(self->fd, IB_USER_VERBS_EX_CMD_CREATE_CQ, &req,
+			      sizeof(req), &cq_drv, 0, EXCQ_RESP, 32));
+	CQ_CHECK(-1, out + EXCQ_RESP, 32, 0, 0);
+	EXPECT_EQ(CQ_CQE, core->base.cqe);
+	EXPECT_EQ(EXCQ_RESP, core->response_length);
+
+	cq_drv_set(32);
+	ASSERT_EQ(0, ex_write(self->fd, IB_USER_VERBS_EX_CMD_CREATE_CQ, &req,
+			      sizeof(req), &cq_drv, 8, EXCQ_RESP, 32));
+	CQ_CHECK(-1, out + EXCQ_RESP, 32, 1, 32);
+
+	cq_drv_set(0);
+	ASSERT_EQ(0, ex_write(self->fd, IB_USER_VERBS_EX_CMD_CREATE_CQ, &req,
+			      sizeof(req), &cq_drv, 16, EXCQ_RESP, 16));
+	CQ_CHECK(-1, out + EXCQ_RESP, 16, 1, 64);
+	EXPECT_EQ(EXCQ_RESP, core->response_length);
+}
+
+/*
+ * INVOKE_WRITE of CREATE_CQ and EX_CREATE_CQ: UHW_IN inline (4 or 8
+ * bytes) or by address, UHW_OUT of any length (not only words).
+ */
+TEST_F(udata_ex, cq_abi_invoke_write)
+{
+	struct ib_uverbs_create_cq req = {
+		.user_handle = 7,
+		.cqe = CQ_CQE,
+		.comp_channel = -1,
+	};
+	struct ib_uverbs_ex_create_cq exreq = {
+		.user_handle = 7,
+		.cqe = CQ_CQE,
+		.comp_channel = -1,
+	};
+	static const struct {
+		size_t in, room;
+		int new_lib;
+		__u32 cqe_size, want_size;
+	} cases[] = {
+		{ 0, 40, 0, 0, 0 },
+		{ 4, 22, 0, 64, 0 },
+		{ 4, 17, 0, 0, 0 },
+		{ 8, 22, 1, 32, 32 },
+		{ 8, 40, 1, 0, 64 },
+		{ 12, 40, 1, 64, 64 },
+		{ 16, 23, 1, 0, 64 },
+	};
+	const void *in;
+	unsigned int i;
+	struct ioc c;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		in = NULL;
+		if (cases[i].in)
+			in = &cq_drv;
+		cq_drv_set(cases[i].cqe_size);
+		ASSERT_EQ(0, wr_ioctl(self->fd, &c,
+				      IB_USER_VERBS_CMD_CREATE_CQ, &req,
+				      sizeof(req), CQ_RESP, in,
+				      cases[i].in, out + CQ_RESP,
+				      cases[i].room)) TH_LOG("case %u", i);
+		CQ_CHECK(i, out + CQ_RESP, cases[i].room, cases[i].new_lib,
+			 cases[i].want_size);
+
+		ASSERT_EQ(0, ex_ioctl(self->fd, &c,
+				      IB_USER_VERBS_EX_CMD_CREATE_CQ, &exreq,
+				      sizeof(exreq), EXCQ_RESP, in,
+				      cases[i].in, out + EXCQ_RESP,
+				      cases[i].room)) TH_LOG("case %u", i);
+		CQ_CHECK(i, out + EXCQ_RESP, cases[i].room, cases[i].new_lib,
+			 cases[i].want_size);
+	}
+	/* a bad new request: EINVAL, UHW_OUT neither written nor marked */
+	cq_drv_set(16);
+	EXPECT_EQ(-EINVAL, wr_ioctl(self->fd, &c, IB_USER_VERBS_CMD_CREATE_CQ,
+				    &req, sizeof(req), CQ_RESP, &cq_drv, 8,
+				    out + CQ_RESP, CQ_NEW));
+	EXPECT_FALSE(ioc_find(&c, UVERBS_ATTR_UHW_OUT)->flags &
+		     UVERBS_ATTR_F_VALID_OUTPUT);
+	EXPECT_TRUE(untouched(out, sizeof(out)));
+}
+
+/*
+ * CQ_CREATE, the CQ object's own method, with UHW_IN and UHW_OUT: @in
+ * bytes of cq_drv (inline up to 8), @room bytes of room at out[] (no
+ * UHW_OUT when 0).  0 or -errno.
+ */
+static int cq_method(int fd, struct ioc *c, size_t in, size_t room)
+{
+	__u32 cqe = CQ_CQE;
+	static __u32 resp_cqe;
+
+	memset(out, FILL, sizeof(out));
+	ovbtest_ioc_init(c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	ioc_obj(c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0);
+	ioc_in(c, UVERBS_ATTR_CREATE_CQ_CQE, &cqe, sizeof(cqe));
+	ioc_const(c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 7);
+	ioc_const(c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0)->len = 4;
+	ioc_out(c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &resp_cqe,
+		sizeof(resp_cqe));
+	if (in)
+		ioc_in(c, UVERBS_ATTR_UHW_IN, &cq_drv, in);
+	if (room)
+		ioc_out(c, UVERBS_ATTR_UHW_OUT, out, room);
+	return ioc_call(fd, c);
+}
+
+TEST_F(udata_ex, cq_abi_ioctl_method)
+{
+	static const struct {
+		size_t in, room;
+		int new_lib;
+		__u32 cqe_size, want_size;
+	} cases[] = {
+		{ 0, 16, 0, 0, 0 },	/* today's provider */
+		{ 0, 64, 0, 0, 0 },
+		{ 2, 24, 0, 64, 0 },	/* any short request is old */
+		{ 4, 64, 0, 32, 0 },
+		{ 7, 19, 0, 0, 0 },
+		{ 8, 64, 1, 0, 64 },	/* inline, new */
+		{ 8, 21, 1, 32, 32 },
+		{ 9, 64, 1, 32, 32 },	/* by address */
+		{ 16, 24, 1, 64, 64 },
+		{ 16, 3, 1, 0, 64 },
+	};
+	unsigned int i;
+	struct ioc c;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		cq_drv_set(cases[i].cqe_size);
+		ASSERT_EQ(0, cq_method(self->fd, &c, cases[i].in,
+				       cases[i].room)) TH_LOG("case %u", i);
+		EXPECT_TRUE(ioc_find(&c, UVERBS_ATTR_UHW_OUT)->flags &
+			    UVERBS_ATTR_F_VALID_OUTPUT);
+		CQ_CHECK(i, out, cases[i].room, cases[i].new_lib,
+			 cases[i].want_size);
+	}
+	/* no room at all: the CQ still comes, nothing is written */
+	cq_drv_set(0);
+	ASSERT_EQ(0, cq_method(self->fd, &c, CQ_REQ, 0));
+	EXPECT_TRUE(untouched(out, sizeof(out)));
+	/* a bad new request fails, the same bytes cut to 4 do not */
+	cq_drv_set(100);
+	EXPECT_EQ(-EINVAL, cq_method(self->fd, &c, CQ_REQ, CQ_NEW));
+	EXPECT_TRUE(untouched(out, sizeof(out)));
+	ASSERT_EQ(0, cq_method(self->fd, &c, 4, CQ_NEW));
+	CQ_CHECK(-1, out, CQ_NEW, 0, 0);
 }
 
 OVBTEST_UNLOAD_FIXTURE()

@@ -560,6 +560,8 @@ int ovbtest_udata_ex_in(struct ib_udata *udata,
 int ovbtest_udata_ex_out(struct ib_udata *udata,
 			 const struct ovbtest_udata_ex_cmd *cmd,
 			 enum ovbtest_udata_ex_op op);
+int ovbtest_cq_abi(struct ib_udata *udata,
+		   struct ovbtest_create_cq_resp_v2 *resp, size_t *len);
 
 /* cq_mod.c: CQ moderation (modify_cq); the CQ create flags taken */
 #define OVBTEST_CQ_FLAGS	(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION | \

@@ -143,7 +143,8 @@ static int ovbtest_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
  * driver's attribute on CQ_CREATE (absent from write() commands, whose
  * bundle has none) comes back in the driver response, as mlx5 reads its
  * UAR index: 6.12 hands the op the bundle itself, 6.1 the udata inside it
- * (compat.h).
+ * (compat.h).  The request's length tells an old library from the new
+ * one (udata_ex.c, as cxgb4); either response is cut to outlen.
  */
 static int ovbtest_create_cq(struct ib_cq *ibcq,
 			     const struct ib_cq_init_attr *attr,
@@ -151,7 +152,8 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 {
 	struct uverbs_attr_bundle *attrs = ovbtest_op_attrs(op);
 	struct ib_udata *udata = ovbtest_op_udata(op);
-	struct ovbtest_create_cq_resp resp = {};
+	struct ovbtest_create_cq_resp_v2 resp = {};
+	size_t len;
 	int ret;
 
 	if (ovbtest_failed(ibcq->device))
@@ -160,15 +162,18 @@ static int ovbtest_create_cq(struct ib_cq *ibcq,
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > 4096)
 		return -EINVAL;
+	ret = ovbtest_cq_abi(udata, &resp, &len);
+	if (ret)
+		return ret;
 	if (uverbs_attr_is_valid(attrs, OVBTEST_ATTR_CQ_CREATE_TAG)) {
-		ret = uverbs_copy_from(&resp.tag, attrs,
+		ret = uverbs_copy_from(&resp.base.tag, attrs,
 				       OVBTEST_ATTR_CQ_CREATE_TAG);
 		if (ret)
 			return ret;
 	}
-	resp.cqe = attr->cqe;
-	resp.flags = attr->flags;
-	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	resp.base.cqe = attr->cqe;
+	resp.base.flags = attr->flags;
+	ret = ib_copy_to_udata(udata, &resp, min(udata->outlen, len));
 	if (ret)
 		return ret;
 	ibcq->cqe = attr->cqe;

@@ -898,6 +898,41 @@ enum ovbtest_udata_ex_op {
 };
 
 /*
+ * CQ creation's driver data for two library generations, the generation
+ * told apart by the request's length alone as cxgb4's create_cq does
+ * (selftests/ovbtest/udata_ex.c; test: selftests/uverbs_ovbtest_udata_ex.c):
+ *  - udata->inlen < sizeof(struct ovbtest_create_cq_req) (no request, or
+ *    a 4-byte legacy word): an old library.  Nothing of the request is
+ *    read; the CQ gets the legacy 32-byte CQEs and the response is
+ *    struct ovbtest_create_cq_resp_v2 without its last field (abi_flags),
+ *    20 bytes however much room there is;
+ *  - a whole request (bytes past it are not read): the new library.
+ *    cqe_size is honoured (0: 64; else 32 or 64, EINVAL otherwise;
+ *    reserved nonzero: EINVAL) and the response is whole, abi_flags
+ *    OVBTEST_CQ_ABI_NEW.
+ * Either response is cut to udata->outlen (cxgb4 writes its fixed length;
+ * this driver never writes past outlen).  The first 16 bytes are
+ * struct ovbtest_create_cq_resp.
+ */
+struct ovbtest_create_cq_req {
+	__u32 cqe_size;
+	__u32 reserved;
+};
+
+struct ovbtest_create_cq_resp_v2 {
+	struct ovbtest_create_cq_resp base;
+	__u32 cqe_size;			/* bytes per CQE: 32 for old libraries */
+	__u32 abi_flags;		/* enum ovbtest_cq_abi_flags; new only */
+};
+
+enum ovbtest_cq_abi_flags {
+	OVBTEST_CQ_ABI_NEW = 1 << 0,	/* the request was whole */
+};
+
+#define OVBTEST_CQE_SIZE_LEGACY	32
+#define OVBTEST_CQE_SIZE	64
+
+/*
  * CQ moderation and CQ create flags (selftests/ovbtest/cq_mod.c; test:
  * selftests/uverbs_ovbtest_cq_mod.c).  The CQ create flags taken are
  * IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION and _IGNORE_OVERRUN, as on mlx5;
